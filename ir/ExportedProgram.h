@@ -1,0 +1,82 @@
+//===- ExportedProgram.h - A whole serialized program -------------*- C++ -*-===//
+//
+// The schema's ExportedProgram and GraphModule: the top-level graph with its
+// signature and module call graph, plus opset versions, range constraints,
+// the schema version, verifier dialects, the torch version and guards code.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PT2IR_IR_EXPORTEDPROGRAM_H
+#define PT2IR_IR_EXPORTEDPROGRAM_H
+
+#include "ir/Graph.h"
+#include "ir/IRContext.h"
+#include "ir/Signature.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pt2ir {
+
+/// The schema version this build writes.
+constexpr int64_t SchemaMajor = 8;
+constexpr int64_t SchemaMinor = 19;
+
+struct RangeConstraint {
+  /// Null ends are unbounded.
+  std::optional<int64_t> minVal;
+  std::optional<int64_t> maxVal;
+  ExtraFields extras;
+};
+
+struct SchemaVersion {
+  int64_t major = SchemaMajor;
+  int64_t minor = SchemaMinor;
+  ExtraFields extras;
+};
+
+struct GraphModule {
+  std::unique_ptr<Graph> graph;
+  GraphSignature signature;
+  std::vector<ModuleCallEntry> moduleCallGraph;
+  StringPairs metadata;
+  std::vector<std::pair<llvm::StringRef, NamedTupleDef>> treespecNamedtupleFields;
+  ExtraFields extras;
+};
+
+class ExportedProgram {
+public:
+  ExportedProgram();
+  explicit ExportedProgram(std::shared_ptr<IRContext> ctx);
+  ExportedProgram(ExportedProgram &&) = default;
+  ExportedProgram &operator=(ExportedProgram &&) = default;
+
+  IRContext &getContext() const { return *ctx; }
+  llvm::StringRef intern(llvm::StringRef s) const { return ctx->intern(s); }
+
+  Graph &getGraph() { return *graphModule.graph; }
+  const Graph &getGraph() const { return *graphModule.graph; }
+
+  GraphModule graphModule;
+  std::vector<std::pair<llvm::StringRef, int64_t>> opsetVersion;
+  std::vector<std::pair<llvm::StringRef, RangeConstraint>> rangeConstraints;
+  SchemaVersion schemaVersion;
+  std::vector<llvm::StringRef> verifiers;
+  std::string torchVersion = "<=2.4";
+  std::vector<std::string> guardsCode;
+  ExtraFields extras;
+
+  /// Finds a range constraint by symbol name.
+  const RangeConstraint *findRangeConstraint(llvm::StringRef symbol) const;
+
+  /// Deep copy sharing this program's context (not thread-safe to use both
+  /// from different threads).
+  ExportedProgram clone() const;
+
+private:
+  std::shared_ptr<IRContext> ctx;
+};
+
+} // namespace pt2ir
+
+#endif

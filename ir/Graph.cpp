@@ -1,0 +1,350 @@
+//===- Graph.cpp - A graph of nodes with its value tables -----------------===//
+
+#include "ir/Graph.h"
+#include "ir/IRContext.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace pt2ir {
+
+static llvm::Error makeError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+/// The value type a definition slot of `kind` introduces.
+static ValueType definedType(ArgKind kind) {
+  switch (kind) {
+  case ArgKind::SymInt:
+  case ArgKind::SymInts:
+    return ValueType::SymInt;
+  case ArgKind::SymBool:
+  case ArgKind::SymBools:
+    return ValueType::SymBool;
+  case ArgKind::SymFloat:
+  case ArgKind::SymFloats:
+    return ValueType::SymFloat;
+  case ArgKind::CustomObj:
+    return ValueType::CustomObj;
+  default:
+    return ValueType::Tensor;
+  }
+}
+
+Graph::~Graph() {
+  while (!nodes.empty()) {
+    Node &n = nodes.back();
+    nodes.remove(n);
+    delete &n;
+  }
+  inputs.clear();
+  outputs.clear();
+  for (Value *v : allValues)
+    delete v;
+}
+
+Value *Graph::createValue(llvm::StringRef name, ValueType type, ValueOrigin origin) {
+  Value *v = new Value(name, type, origin, this);
+  allValues.push_back(v);
+  if (origin != ValueOrigin::TableOnly)
+    valuesByName[name] = v;
+  return v;
+}
+
+Value *Graph::createTableOnlyValue(llvm::StringRef name, ValueType type) {
+  return createValue(ctx.intern(name), type, ValueOrigin::TableOnly);
+}
+
+Value *Graph::lookupValue(llvm::StringRef name) const {
+  auto it = valuesByName.find(name);
+  return it == valuesByName.end() ? nullptr : it->second;
+}
+
+llvm::StringRef Graph::uniqueName(llvm::StringRef base) {
+  if (!lookupValue(base))
+    return ctx.intern(base);
+  for (;;) {
+    std::string candidate = llvm::formatv("{0}_{1}", base, ++uniqueCounter).str();
+    if (!lookupValue(candidate))
+      return ctx.intern(candidate);
+  }
+}
+
+llvm::Error Graph::checkDefinable(const Argument &arg) const {
+  llvm::Error err = llvm::Error::success();
+  llvm::SmallVector<llvm::StringRef, 4> seen;
+  arg.forEachUse([&](Use *u) {
+    if (err)
+      return;
+    llvm::StringRef name = u->getName();
+    if (lookupValue(name) || llvm::is_contained(seen, name))
+      err = makeError("value '" + name + "' is defined twice");
+    seen.push_back(name);
+  });
+  return err;
+}
+
+llvm::Error Graph::checkResolvable(const Argument &arg) const {
+  llvm::Error err = llvm::Error::success();
+  arg.forEachUse([&](Use *u) {
+    if (err || u->get())
+      return;
+    if (arg.getKind() == ArgKind::CustomObj)
+      return; // A constant object that is not a graph input stays by name.
+    if (!lookupValue(u->getName()))
+      err = makeError("use of undefined value '" + u->getName() + "'");
+  });
+  return err;
+}
+
+llvm::Error Graph::defineSlots(const Argument &arg, Node *definer, ValueOrigin origin) {
+  ValueType type = definedType(arg.getKind());
+  arg.forEachUse([&](Use *u) {
+    Value *v = createValue(ctx.intern(u->getName()), type, origin);
+    v->definingNode = definer;
+    u->value = v;
+    u->role = UseRole::Definition;
+  });
+  return llvm::Error::success();
+}
+
+llvm::Error Graph::resolveOperands(const Argument &arg, Node *user, Graph *outputOwner) {
+  arg.forEachUse([&](Use *u) {
+    Value *v = u->get() ? u->get() : lookupValue(u->getName());
+    u->role = UseRole::Operand;
+    u->user = user;
+    u->outputOwner = outputOwner;
+    if (v)
+      u->set(v);
+  });
+  return llvm::Error::success();
+}
+
+llvm::Error Graph::addInput(Argument arg) {
+  if (auto err = checkDefinable(arg))
+    return err;
+  if (auto err = defineSlots(arg, nullptr, ValueOrigin::GraphInput))
+    return err;
+  inputs.push_back(std::move(arg));
+  return llvm::Error::success();
+}
+
+llvm::Error Graph::addOutput(Argument arg) {
+  if (auto err = checkResolvable(arg))
+    return err;
+  outputs.push_back(std::move(arg));
+  return resolveOperands(outputs.back(), nullptr, this);
+}
+
+llvm::Error Graph::setOutput(unsigned i, Argument arg) {
+  assert(i < outputs.size() && "output index out of range");
+  if (auto err = checkResolvable(arg))
+    return err;
+  outputs[i] = std::move(arg);
+  return resolveOperands(outputs[i], nullptr, this);
+}
+
+std::vector<Value *> Graph::getInputValues() const {
+  std::vector<Value *> result;
+  for (const Argument &in : inputs)
+    in.forEachUse([&](Use *u) { result.push_back(u->get()); });
+  return result;
+}
+
+void Graph::adoptSubgraphs(Node *node) {
+  for (Graph *sub : node->getSubgraphs())
+    sub->setParentNode(node);
+}
+
+llvm::Expected<Node *> Graph::createNode(NodeSpec spec, iterator pos) {
+  for (const NamedArgument &in : spec.inputs)
+    if (auto err = checkResolvable(in.arg))
+      return err;
+  // Outputs may not repeat each other nor an existing name.
+  {
+    llvm::StringSet<> seen;
+    for (const Argument &out : spec.outputs) {
+      llvm::Error err = llvm::Error::success();
+      out.forEachUse([&](Use *u) {
+        if (err)
+          return;
+        if (lookupValue(u->getName()) || !seen.insert(u->getName()).second)
+          err = makeError("value '" + u->getName() + "' is defined twice");
+      });
+      if (err)
+        return err;
+    }
+  }
+
+  Node *node = new Node();
+  node->graph = this;
+  node->target = spec.target;
+  node->inputs = std::move(spec.inputs);
+  node->outputs = std::move(spec.outputs);
+  node->metadata = std::move(spec.metadata);
+  node->isHopSingleTensorReturn = spec.isHopSingleTensorReturn;
+  node->name = spec.name;
+  node->extras = std::move(spec.extras);
+  for (const NamedArgument &in : node->inputs)
+    (void)resolveOperands(in.arg, node, nullptr);
+  for (const Argument &out : node->outputs)
+    (void)defineSlots(out, node, ValueOrigin::NodeOutput);
+  adoptSubgraphs(node);
+  nodes.insert(pos, *node);
+  ++numNodes;
+  return node;
+}
+
+llvm::Error Graph::eraseNode(Node *node) {
+  assert(node->graph == this && "node belongs to another graph");
+  for (Value *v : node->getResults()) {
+    if (v->useEmpty())
+      continue;
+    Use *u = *v->uses().begin();
+    std::string user = u->getUser() ? u->getUser()->getName().str() : "the graph output";
+    return makeError("cannot erase node '" + node->getName() + "': its value '" +
+                     v->getName() + "' is still used by " + user);
+  }
+  for (Value *v : node->getResults()) {
+    v->live = false;
+    valuesByName.erase(v->getName());
+  }
+  nodes.remove(*node);
+  --numNodes;
+  delete node; // Argument destructors unlink the operand uses.
+  return llvm::Error::success();
+}
+
+void Graph::moveBefore(Node *node, iterator pos) {
+  nodes.remove(*node);
+  nodes.insert(pos, *node);
+}
+
+void Graph::renumber() {
+  unsigned i = 0;
+  for (Node &n : nodes)
+    n.order = ++i;
+}
+
+static bool hasTableEntry(const Value *v, ValueTable table) {
+  const ValueMeta *md = v->getMeta();
+  if (!md)
+    return false;
+  switch (table) {
+  case ValueTable::Tensor: return md->tensor != nullptr;
+  case ValueTable::SymInt: return md->symInt != nullptr;
+  case ValueTable::SymBool: return md->symBool != nullptr;
+  case ValueTable::SymFloat: return md->symFloat != nullptr;
+  case ValueTable::CustomObj: return md->hasCustomObj;
+  }
+  return false;
+}
+
+std::vector<Value *> Graph::getTableEntries(ValueTable table) const {
+  std::vector<Value *> result;
+  unsigned t = static_cast<unsigned>(table);
+  if (explicitOrder[t]) {
+    for (Value *v : *explicitOrder[t])
+      if (v->isLive() && hasTableEntry(v, table))
+        result.push_back(v);
+    return result;
+  }
+  auto visit = [&](Use *u) {
+    if (u->get() && hasTableEntry(u->get(), table))
+      result.push_back(u->get());
+  };
+  for (const Argument &in : inputs)
+    in.forEachUse(visit);
+  for (const Node &n : nodes)
+    for (const Argument &out : n.getOutputs())
+      out.forEachUse(visit);
+  return result;
+}
+
+void Graph::noteTableEntry(Value *v, ValueTable table) {
+  unsigned t = static_cast<unsigned>(table);
+  if (explicitOrder[t])
+    explicitOrder[t]->push_back(v);
+}
+
+void Graph::setExplicitTableOrder(ValueTable table, std::vector<Value *> order) {
+  explicitOrder[static_cast<unsigned>(table)] =
+      std::make_unique<std::vector<Value *>>(std::move(order));
+}
+
+static void copyMeta(const Value *from, Value *to) {
+  const ValueMeta *md = from->getMeta();
+  if (!md)
+    return;
+  ValueMeta &dst = to->getOrCreateMeta();
+  if (md->tensor)
+    dst.tensor = std::make_unique<TensorMeta>(*md->tensor);
+  if (md->symInt)
+    dst.symInt = std::make_unique<SymValue>(*md->symInt);
+  if (md->symBool)
+    dst.symBool = std::make_unique<SymValue>(*md->symBool);
+  if (md->symFloat)
+    dst.symFloat = std::make_unique<SymValue>(*md->symFloat);
+  dst.hasCustomObj = md->hasCustomObj;
+  dst.customObjName = md->customObjName;
+  dst.customObjClass = md->customObjClass;
+  dst.customObjExtras = md->customObjExtras;
+}
+
+std::unique_ptr<Graph> Graph::clone() const {
+  auto g = std::make_unique<Graph>(ctx);
+  llvm::DenseMap<const Value *, Value *> map;
+  auto mapDefs = [&](const Argument &from, const Argument &to) {
+    std::vector<Value *> src, dst;
+    from.forEachUse([&](Use *u) { src.push_back(u->get()); });
+    to.forEachUse([&](Use *u) { dst.push_back(u->get()); });
+    for (size_t i = 0; i < src.size() && i < dst.size(); ++i)
+      if (src[i] && dst[i]) {
+        map[src[i]] = dst[i];
+        copyMeta(src[i], dst[i]);
+      }
+  };
+  for (const Argument &in : inputs) {
+    llvm::cantFail(g->addInput(in.clone(ctx)));
+    mapDefs(in, g->inputs.back());
+  }
+  for (const Node &n : nodes) {
+    NodeSpec spec;
+    spec.target = n.target;
+    for (const NamedArgument &in : n.inputs)
+      spec.inputs.push_back({in.name, in.arg.clone(ctx), in.kind, in.extras});
+    for (const Argument &out : n.outputs)
+      spec.outputs.push_back(out.clone(ctx));
+    spec.metadata = n.metadata;
+    spec.isHopSingleTensorReturn = n.isHopSingleTensorReturn;
+    spec.name = n.name;
+    spec.extras = n.extras;
+    Node *copy = llvm::cantFail(g->appendNode(std::move(spec)));
+    for (size_t i = 0; i < n.outputs.size(); ++i)
+      mapDefs(n.outputs[i], copy->outputs[i]);
+  }
+  for (const Argument &out : outputs)
+    llvm::cantFail(g->addOutput(out.clone(ctx)));
+  for (const Value *v : allValues) {
+    if (v->getOrigin() != ValueOrigin::TableOnly)
+      continue;
+    Value *copy = g->createTableOnlyValue(v->getName(), v->getType());
+    copyMeta(v, copy);
+    map[v] = copy;
+  }
+  for (unsigned t = 0; t < NumValueTables; ++t) {
+    if (!explicitOrder[t])
+      continue;
+    std::vector<Value *> order;
+    for (Value *v : *explicitOrder[t])
+      if (Value *m = map.lookup(v))
+        order.push_back(m);
+    g->setExplicitTableOrder(static_cast<ValueTable>(t), std::move(order));
+  }
+  g->singleTensorReturn = singleTensorReturn;
+  g->extras = extras;
+  return g;
+}
+
+} // namespace pt2ir

@@ -1,0 +1,46 @@
+//===- IRContext.h - Owner of interned strings and IR storage ----*- C++ -*-===//
+//
+// Every program owns one IRContext: the string pool that interns names,
+// targets and metadata values, and the arena that holds values and uses.
+// There is no global state, so separate programs can live on separate
+// threads. One context must not be used from two threads at once.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PT2IR_IR_IRCONTEXT_H
+#define PT2IR_IR_IRCONTEXT_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Allocator.h"
+#include "llvm/Support/StringSaver.h"
+
+namespace pt2ir {
+
+class Use;
+
+/// Interns strings and allocates IR objects for one program.
+class IRContext {
+public:
+  IRContext() = default;
+  IRContext(const IRContext &) = delete;
+  IRContext &operator=(const IRContext &) = delete;
+
+  /// Returns the unique copy of `s`; equal strings share storage, so interned
+  /// strings can be compared by pointer.
+  llvm::StringRef intern(llvm::StringRef s) { return strings.save(s); }
+
+  /// Allocates a fresh, unlinked use slot.
+  Use *allocateUse();
+  /// Returns a use slot to the free list. The use must be unlinked.
+  void releaseUse(Use *use);
+
+  llvm::BumpPtrAllocator &getAllocator() { return allocator; }
+
+private:
+  llvm::BumpPtrAllocator allocator;
+  llvm::UniqueStringSaver strings{allocator};
+  Use *freeUses = nullptr;
+};
+
+} // namespace pt2ir
+
+#endif
