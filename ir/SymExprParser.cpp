@@ -1,0 +1,1021 @@
+//===- SymExprParser.cpp - Parse sympy str()/srepr() expression text ------===//
+//
+// A lexer and recursive-descent parser for `SymExpr.expr_str`. One grammar
+// (Python expression syntax, as `sympy.sympify` uses) covers both forms:
+// srepr text is just nested constructor calls (`Add(Symbol('s0'), ...)`),
+// which are mapped to node kinds by name. Nesting is capped at
+// kMaxParseNesting so hostile input cannot exhaust the stack.
+//
+// Plain infix operators are built the way sympy would build them, so that
+// `s0 - 2*s1` gets the same tree as its srepr: numeric factors of a product
+// are folded into one leading coefficient (split as `-1, c` when negative),
+// sums and products are flattened, and `a/b` becomes a product with
+// `Pow(b, -1)`. Constructor calls are kept exactly as written. Nothing else
+// is simplified.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ir/SymbolicExpr.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Compiler.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <charconv>
+#include <cmath>
+#include <numeric>
+
+namespace pt2ir::sym {
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Lexer
+//===----------------------------------------------------------------------===//
+
+enum class Tok {
+  End,
+  Identifier,
+  Int,
+  Float,
+  String,
+  LParen,
+  RParen,
+  Comma,
+  Equals,
+  Plus,
+  Minus,
+  Star,
+  StarStar,
+  Slash,
+  SlashSlash,
+  Percent,
+  Less,
+  LessEq,
+  Greater,
+  GreaterEq,
+  Amp,
+  Pipe,
+  Tilde,
+  Invalid,
+};
+
+struct Token {
+  Tok kind = Tok::End;
+  /// The source text of the token (for strings, including the quotes).
+  llvm::StringRef text;
+  size_t offset = 0;
+};
+
+bool isIdentStart(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isIdentChar(char c) { return isIdentStart(c) || isDigit(c); }
+
+/// Splits text into tokens on demand. An invalid character, an unterminated
+/// string or a malformed number yields a Tok::Invalid token whose text is the
+/// offending input.
+class Lexer {
+public:
+  explicit Lexer(llvm::StringRef text) : text(text) {}
+
+  Token next() {
+    while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t' ||
+                                 text[pos] == '\n' || text[pos] == '\r'))
+      ++pos;
+    size_t start = pos;
+    if (pos >= text.size())
+      return {Tok::End, {}, pos};
+    char c = text[pos];
+    if (isIdentStart(c)) {
+      while (pos < text.size() && isIdentChar(text[pos]))
+        ++pos;
+      return make(Tok::Identifier, start);
+    }
+    if (isDigit(c) || (c == '.' && pos + 1 < text.size() &&
+                       isDigit(text[pos + 1])))
+      return lexNumber(start);
+    if (c == '\'' || c == '"')
+      return lexString(start);
+    ++pos;
+    auto twoChar = [&](char second, Tok pair, Tok single) {
+      if (pos < text.size() && text[pos] == second) {
+        ++pos;
+        return make(pair, start);
+      }
+      return make(single, start);
+    };
+    switch (c) {
+    case '(':
+      return make(Tok::LParen, start);
+    case ')':
+      return make(Tok::RParen, start);
+    case ',':
+      return make(Tok::Comma, start);
+    case '=':
+      return make(Tok::Equals, start);
+    case '+':
+      return make(Tok::Plus, start);
+    case '-':
+      return make(Tok::Minus, start);
+    case '*':
+      return twoChar('*', Tok::StarStar, Tok::Star);
+    case '/':
+      return twoChar('/', Tok::SlashSlash, Tok::Slash);
+    case '%':
+      return make(Tok::Percent, start);
+    case '<':
+      return twoChar('=', Tok::LessEq, Tok::Less);
+    case '>':
+      return twoChar('=', Tok::GreaterEq, Tok::Greater);
+    case '&':
+      return make(Tok::Amp, start);
+    case '|':
+      return make(Tok::Pipe, start);
+    case '~':
+      return make(Tok::Tilde, start);
+    default:
+      return make(Tok::Invalid, start);
+    }
+  }
+
+  size_t position() const { return pos; }
+  void reset(size_t position) { pos = position; }
+
+private:
+  Token make(Tok kind, size_t start) {
+    return {kind, text.slice(start, pos), start};
+  }
+
+  Token lexNumber(size_t start) {
+    bool isFloat = false;
+    while (pos < text.size() && isDigit(text[pos]))
+      ++pos;
+    if (pos < text.size() && text[pos] == '.') {
+      isFloat = true;
+      ++pos;
+      while (pos < text.size() && isDigit(text[pos]))
+        ++pos;
+    }
+    if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
+      size_t save = pos;
+      ++pos;
+      if (pos < text.size() && (text[pos] == '+' || text[pos] == '-'))
+        ++pos;
+      if (pos < text.size() && isDigit(text[pos])) {
+        isFloat = true;
+        while (pos < text.size() && isDigit(text[pos]))
+          ++pos;
+      } else {
+        pos = save;
+      }
+    }
+    // `2x` is not a number followed by a name; reject it here.
+    if (pos < text.size() && isIdentChar(text[pos])) {
+      while (pos < text.size() && isIdentChar(text[pos]))
+        ++pos;
+      return make(Tok::Invalid, start);
+    }
+    return make(isFloat ? Tok::Float : Tok::Int, start);
+  }
+
+  Token lexString(size_t start) {
+    char quote = text[pos++];
+    while (pos < text.size() && text[pos] != quote) {
+      if (text[pos] == '\\' && pos + 1 < text.size())
+        ++pos;
+      ++pos;
+    }
+    if (pos >= text.size())
+      return make(Tok::Invalid, start);
+    ++pos; // closing quote
+    return make(Tok::String, start);
+  }
+
+  llvm::StringRef text;
+  size_t pos = 0;
+};
+
+/// The contents of a string token with escapes resolved.
+std::string unquote(llvm::StringRef token) {
+  std::string out;
+  llvm::StringRef body = token.drop_front().drop_back();
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (body[i] == '\\' && i + 1 < body.size())
+      ++i;
+    out.push_back(body[i]);
+  }
+  return out;
+}
+
+/// Parses a decimal floating literal (locale independent).
+std::optional<double> parseDouble(llvm::StringRef literal) {
+  llvm::StringRef digits = literal;
+  if (digits.consume_front("+") && digits.starts_with("-"))
+    return std::nullopt;
+  double value = 0;
+  auto [end, ec] =
+      std::from_chars(digits.begin(), digits.end(), value,
+                      std::chars_format::general);
+  if (ec != std::errc() || end != digits.end())
+    return std::nullopt;
+  return value;
+}
+
+//===----------------------------------------------------------------------===//
+// Number helpers for building products like sympy does
+//===----------------------------------------------------------------------===//
+
+bool isExactNumber(const Expr &e) {
+  return e.kind() == ExprKind::Integer || e.kind() == ExprKind::Rational;
+}
+
+/// p/q of an Integer or Rational node.
+std::pair<int64_t, int64_t> fractionOf(const Expr &e) {
+  if (e.kind() == ExprKind::Integer)
+    return {e.integerValue(), 1};
+  return {e.numerator(), e.denominator()};
+}
+
+/// a*b of two fractions as a node; null on overflow.
+Expr multiplyFractions(std::pair<int64_t, int64_t> a,
+                       std::pair<int64_t, int64_t> b) {
+  // Cross-reduce first to keep the products small.
+  int64_t g1 = std::gcd(a.first, b.second);
+  int64_t g2 = std::gcd(b.first, a.second);
+  if (g1 <= 0)
+    g1 = 1;
+  if (g2 <= 0)
+    g2 = 1;
+  int64_t p, q;
+  if (__builtin_mul_overflow(a.first / g1, b.first / g2, &p) ||
+      __builtin_mul_overflow(a.second / g2, b.second / g1, &q))
+    return Expr();
+  return makeRational(p, q);
+}
+
+bool isNegativeNumber(const Expr &e) {
+  switch (e.kind()) {
+  case ExprKind::Integer:
+    return e.integerValue() < 0;
+  case ExprKind::Rational:
+    return e.numerator() < 0;
+  case ExprKind::Float:
+    return std::signbit(e.floatValue()) && e.floatValue() != 0;
+  default:
+    return false;
+  }
+}
+
+/// -e for a numeric node, or null when it cannot be represented.
+Expr negateNumber(const Expr &e) {
+  switch (e.kind()) {
+  case ExprKind::Integer:
+    if (e.integerValue() == INT64_MIN)
+      return Expr();
+    return makeInteger(-e.integerValue());
+  case ExprKind::Rational:
+    return makeRational(-e.numerator(), e.denominator());
+  case ExprKind::Float: {
+    llvm::StringRef spelling = e.floatSpelling();
+    std::string flipped;
+    if (!spelling.empty())
+      flipped = spelling.starts_with("-") ? spelling.drop_front().str()
+                                          : "-" + spelling.str();
+    return makeFloat(-e.floatValue(), e.floatPrecision(), flipped,
+                     e.floatSpellingForm());
+  }
+  default:
+    return Expr();
+  }
+}
+
+/// Builds a product from plain-text factors the way sympy evaluates one:
+/// nested products are flattened and the exact numeric factors are folded
+/// into one leading coefficient, written `-1, |c|` when negative.
+Expr buildProduct(llvm::ArrayRef<Expr> input) {
+  llvm::SmallVector<Expr, 4> factors;
+  for (const Expr &factor : input) {
+    if (factor.kind() == ExprKind::Mul)
+      factors.append(factor.operands().begin(), factor.operands().end());
+    else
+      factors.push_back(factor);
+  }
+  Expr coefficient = makeInteger(1);
+  llvm::SmallVector<Expr, 4> rest;
+  for (const Expr &factor : factors) {
+    if (isExactNumber(factor)) {
+      Expr product =
+          multiplyFractions(fractionOf(coefficient), fractionOf(factor));
+      if (!product.isNull()) {
+        coefficient = product;
+        continue;
+      }
+    }
+    rest.push_back(factor);
+  }
+  if (rest.empty())
+    return coefficient;
+  llvm::SmallVector<Expr, 4> ordered;
+  // A lone leading Float is the coefficient when there is no exact one.
+  if (fractionOf(coefficient) == std::make_pair<int64_t, int64_t>(1, 1) &&
+      rest.size() > 1 && rest.front().kind() == ExprKind::Float) {
+    coefficient = rest.front();
+    rest.erase(rest.begin());
+  }
+  if (isNegativeNumber(coefficient)) {
+    Expr magnitude = negateNumber(coefficient);
+    if (magnitude.isNull()) {
+      ordered.push_back(coefficient);
+    } else {
+      ordered.push_back(makeInteger(-1));
+      if (!(magnitude.kind() == ExprKind::Integer &&
+            magnitude.integerValue() == 1))
+        ordered.push_back(magnitude);
+    }
+  } else if (!(coefficient.kind() == ExprKind::Integer &&
+               coefficient.integerValue() == 1)) {
+    ordered.push_back(coefficient);
+  }
+  ordered.append(rest.begin(), rest.end());
+  return makeMul(ordered);
+}
+
+/// -e as sympy builds it from `-e`.
+Expr negate(const Expr &e) {
+  if (e.kind() == ExprKind::Infinity)
+    return makeInfinity(!e.isNegativeInfinity(), e.isIntegerInfinity());
+  Expr number = negateNumber(e);
+  if (!number.isNull())
+    return number;
+  return buildProduct({makeInteger(-1), e});
+}
+
+/// Flattens `lhs + rhs`.
+Expr buildSum(const Expr &lhs, const Expr &rhs) {
+  llvm::SmallVector<Expr, 4> terms;
+  for (const Expr *side : {&lhs, &rhs}) {
+    if (side->kind() == ExprKind::Add)
+      terms.append(side->operands().begin(), side->operands().end());
+    else
+      terms.push_back(*side);
+  }
+  return makeAdd(terms);
+}
+
+/// Flattens `lhs & rhs` / `lhs | rhs`.
+Expr buildLogical(ExprKind kind, llvm::ArrayRef<Expr> operands) {
+  llvm::SmallVector<Expr, 4> flat;
+  for (const Expr &operand : operands) {
+    if (operand.kind() == kind)
+      flat.append(operand.operands().begin(), operand.operands().end());
+    else
+      flat.push_back(operand);
+  }
+  return kind == ExprKind::And ? makeAnd(flat) : makeOr(flat);
+}
+
+//===----------------------------------------------------------------------===//
+// Parser
+//===----------------------------------------------------------------------===//
+
+/// Constructor names that only occur in srepr text.
+bool isSreprOnlyHead(llvm::StringRef name) {
+  return llvm::StringSwitch<bool>(name)
+      .Cases("Symbol", "Integer", "Rational", "Float", "Add", "Mul", "Pow",
+             true)
+      .Cases("Equality", "Unequality", "StrictLessThan", "LessThan",
+             "StrictGreaterThan", "GreaterThan", true)
+      .Cases("BooleanTrue", "BooleanFalse", "IntInfinity",
+             "NegativeIntInfinity", "Infinity", "NegativeInfinity", true)
+      .Default(false);
+}
+
+/// One argument of a call: positional or `keyword=value`.
+struct CallArg {
+  std::string keyword;
+  /// Set for a string literal argument.
+  std::optional<std::string> stringValue;
+  Expr value;
+  /// The verbatim source of the value (for symbol assumptions).
+  llvm::StringRef valueText;
+  size_t offset = 0;
+};
+
+class Parser {
+public:
+  Parser(llvm::StringRef text, Form form) : text(text), lexer(text), form(form) {
+    advance();
+  }
+
+  llvm::Expected<Expr> parse() {
+    Expr result = parseComparison();
+    if (!result.isNull() && tok.kind != Tok::End)
+      result = fail("an operator or the end of the input");
+    if (result.isNull())
+      return makeError();
+    return result;
+  }
+
+private:
+  /// Counts nesting for the recursive productions.
+  class NestingGuard {
+  public:
+    explicit NestingGuard(Parser &parser) : parser(parser) { ++parser.depth; }
+    ~NestingGuard() { --parser.depth; }
+    bool tooDeep() const { return parser.depth > kMaxParseNesting; }
+
+  private:
+    Parser &parser;
+  };
+
+  void advance() { tok = lexer.next(); }
+
+  Token peek() {
+    size_t save = lexer.position();
+    Token next = lexer.next();
+    lexer.reset(save);
+    return next;
+  }
+
+  std::string describe(const Token &token) const {
+    if (token.kind == Tok::End)
+      return "end of input";
+    if (token.kind == Tok::Invalid && !token.text.empty() &&
+        (token.text.front() == '\'' || token.text.front() == '"'))
+      return "unterminated string starting with " + token.text.front();
+    llvm::StringRef shown = token.text.take_front(24);
+    return "'" + shown.str() + (shown.size() < token.text.size() ? "...'" : "'");
+  }
+
+  /// Records "expected X, found <current token>" at the current token.
+  Expr fail(llvm::StringRef expected) {
+    return failAt(tok.offset, "expected " + expected.str() + ", found " +
+                                  describe(tok));
+  }
+
+  Expr failAt(size_t offset, std::string message) {
+    if (error.empty()) {
+      error = std::move(message);
+      errorOffset = offset;
+    }
+    return Expr();
+  }
+
+  llvm::Error makeError() const {
+    llvm::StringRef shown = text.take_front(80);
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "invalid symbolic expression '%s%s': at offset %zu: %s",
+        shown.str().c_str(), shown.size() < text.size() ? "..." : "",
+        errorOffset, error.c_str());
+  }
+
+  bool expect(Tok kind, llvm::StringRef what) {
+    if (tok.kind == kind) {
+      advance();
+      return true;
+    }
+    fail(what);
+    return false;
+  }
+
+  Expr tooDeep() {
+    return failAt(tok.offset, "expression nested deeper than " +
+                                  std::to_string(kMaxParseNesting) +
+                                  " levels");
+  }
+
+  // comparison := bitor [compop bitor]
+  Expr parseComparison() {
+    Expr lhs = parseBitOr();
+    if (lhs.isNull())
+      return lhs;
+    std::optional<ExprKind> kind = comparisonKind(tok.kind);
+    if (!kind)
+      return lhs;
+    advance();
+    Expr rhs = parseBitOr();
+    if (rhs.isNull())
+      return rhs;
+    if (comparisonKind(tok.kind))
+      return failAt(tok.offset, "chained comparisons are not supported; "
+                                "parenthesize one side");
+    return makeRelational(*kind, lhs, rhs);
+  }
+
+  static std::optional<ExprKind> comparisonKind(Tok kind) {
+    switch (kind) {
+    case Tok::Less:
+      return ExprKind::Lt;
+    case Tok::LessEq:
+      return ExprKind::Le;
+    case Tok::Greater:
+      return ExprKind::Gt;
+    case Tok::GreaterEq:
+      return ExprKind::Ge;
+    default:
+      return std::nullopt;
+    }
+  }
+
+  // bitor := bitand ('|' bitand)*
+  Expr parseBitOr() {
+    Expr lhs = parseBitAnd();
+    while (!lhs.isNull() && tok.kind == Tok::Pipe) {
+      advance();
+      Expr rhs = parseBitAnd();
+      if (rhs.isNull())
+        return rhs;
+      lhs = buildLogical(ExprKind::Or, {lhs, rhs});
+    }
+    return lhs;
+  }
+
+  // bitand := arith ('&' arith)*
+  Expr parseBitAnd() {
+    Expr lhs = parseArith();
+    while (!lhs.isNull() && tok.kind == Tok::Amp) {
+      advance();
+      Expr rhs = parseArith();
+      if (rhs.isNull())
+        return rhs;
+      lhs = buildLogical(ExprKind::And, {lhs, rhs});
+    }
+    return lhs;
+  }
+
+  // arith := term (('+' | '-') term)*
+  Expr parseArith() {
+    Expr lhs = parseTerm();
+    while (!lhs.isNull() && (tok.kind == Tok::Plus || tok.kind == Tok::Minus)) {
+      bool subtract = tok.kind == Tok::Minus;
+      advance();
+      Expr rhs = parseTerm();
+      if (rhs.isNull())
+        return rhs;
+      lhs = buildSum(lhs, subtract ? negate(rhs) : rhs);
+    }
+    return lhs;
+  }
+
+  // term := factor (('*' | '/' | '//' | '%') factor)*
+  Expr parseTerm() {
+    Expr lhs = parseFactor();
+    while (!lhs.isNull()) {
+      Tok op = tok.kind;
+      if (op != Tok::Star && op != Tok::Slash && op != Tok::SlashSlash &&
+          op != Tok::Percent)
+        break;
+      size_t opOffset = tok.offset;
+      advance();
+      Expr rhs = parseFactor();
+      if (rhs.isNull())
+        return rhs;
+      switch (op) {
+      case Tok::Star:
+        lhs = buildProduct({lhs, rhs});
+        break;
+      case Tok::Slash:
+        lhs = buildQuotient(lhs, rhs, opOffset);
+        break;
+      case Tok::SlashSlash:
+        lhs = makeFloorDiv(lhs, rhs);
+        break;
+      default:
+        lhs = makeMod(lhs, rhs);
+        break;
+      }
+    }
+    return lhs;
+  }
+
+  /// `lhs / rhs` as sympy builds it: exact numbers divide exactly, anything
+  /// else is multiplied by its reciprocal.
+  Expr buildQuotient(const Expr &lhs, const Expr &rhs, size_t opOffset) {
+    llvm::SmallVector<Expr, 4> factors{lhs};
+    llvm::SmallVector<Expr, 4> divisors;
+    if (rhs.kind() == ExprKind::Mul)
+      divisors.append(rhs.operands().begin(), rhs.operands().end());
+    else
+      divisors.push_back(rhs);
+    for (const Expr &divisor : divisors) {
+      if (isExactNumber(divisor)) {
+        auto [p, q] = fractionOf(divisor);
+        if (p == 0)
+          return failAt(opOffset, "division by zero");
+        Expr reciprocal = makeRational(q, p);
+        if (reciprocal.isNull())
+          return failAt(opOffset, "rational constant out of int64 range");
+        factors.push_back(reciprocal);
+        continue;
+      }
+      if (divisor.kind() == ExprKind::Pow &&
+          (isExactNumber(divisor.operand(1)) ||
+           divisor.operand(1).kind() == ExprKind::Float)) {
+        Expr exponent = negateNumber(divisor.operand(1));
+        if (!exponent.isNull()) {
+          factors.push_back(makePow(divisor.operand(0), exponent));
+          continue;
+        }
+      }
+      factors.push_back(makePow(divisor, makeInteger(-1)));
+    }
+    // `1/x` is just Pow(x, -1).
+    if (factors.size() == 2 && lhs.kind() == ExprKind::Integer &&
+        lhs.integerValue() == 1 && !isExactNumber(factors[1]))
+      return factors[1];
+    Expr product = buildProduct(factors);
+    if (product.isNull())
+      return failAt(opOffset, "rational constant out of int64 range");
+    return product;
+  }
+
+  // factor := ('-' | '+' | '~') factor | power
+  Expr parseFactor() {
+    if (tok.kind != Tok::Minus && tok.kind != Tok::Plus &&
+        tok.kind != Tok::Tilde)
+      return parsePower();
+    // Each unary operator is one level of nesting.
+    NestingGuard guard(*this);
+    if (guard.tooDeep())
+      return tooDeep();
+    switch (tok.kind) {
+    case Tok::Minus: {
+      advance();
+      Expr operand = parseFactor();
+      return operand.isNull() ? operand : negate(operand);
+    }
+    case Tok::Plus:
+      advance();
+      return parseFactor();
+    case Tok::Tilde: {
+      advance();
+      Expr operand = parseFactor();
+      return operand.isNull() ? operand : makeNot(operand);
+    }
+    default:
+      return parsePower();
+    }
+  }
+
+  // power := primary ['**' factor]
+  Expr parsePower() {
+    Expr base = parsePrimary();
+    if (base.isNull() || tok.kind != Tok::StarStar)
+      return base;
+    NestingGuard guard(*this);
+    if (guard.tooDeep())
+      return tooDeep();
+    advance();
+    Expr exponent = parseFactor();
+    if (exponent.isNull())
+      return exponent;
+    return makePow(base, exponent);
+  }
+
+  // primary := INT | FLOAT | IDENT | IDENT '(' args ')' | '(' comparison ')'
+  Expr parsePrimary() {
+    Token start = tok;
+    switch (tok.kind) {
+    case Tok::Int: {
+      int64_t value;
+      if (tok.text.getAsInteger(10, value))
+        return failAt(tok.offset, "integer literal '" + tok.text.str() +
+                                      "' does not fit in int64");
+      advance();
+      return makeInteger(value);
+    }
+    case Tok::Float: {
+      std::optional<double> value = parseDouble(tok.text);
+      if (!value)
+        return failAt(tok.offset,
+                      "malformed float literal '" + tok.text.str() + "'");
+      advance();
+      return makeFloat(*value, 53, start.text, Form::Plain);
+    }
+    case Tok::LParen: {
+      NestingGuard guard(*this);
+      if (guard.tooDeep())
+        return tooDeep();
+      advance();
+      Expr inner = parseComparison();
+      if (inner.isNull())
+        return inner;
+      if (tok.kind != Tok::RParen)
+        return fail("')' to close the '(' at offset " +
+                    std::to_string(start.offset));
+      advance();
+      return inner;
+    }
+    case Tok::Identifier:
+      advance();
+      if (tok.kind == Tok::LParen)
+        return parseCall(start);
+      return namedAtom(start.text);
+    case Tok::String:
+      return failAt(tok.offset, "a string literal is only allowed as the "
+                                "first argument of Symbol(...) or Float(...)");
+    case Tok::Invalid:
+      if (!tok.text.empty() && (tok.text.front() == '\'' ||
+                                tok.text.front() == '"'))
+        return failAt(tok.offset, "unterminated string literal");
+      if (!tok.text.empty() && isDigit(tok.text.front()))
+        return failAt(tok.offset,
+                      "malformed number '" + tok.text.str() + "'");
+      return failAt(tok.offset, "unexpected character " + describe(tok));
+    default:
+      return fail("an expression");
+    }
+  }
+
+  Expr namedAtom(llvm::StringRef name) {
+    if (name == "oo")
+      return makeInfinity(false);
+    if (name == "int_oo")
+      return makeInfinity(false, true);
+    if (name == "zoo" || name == "nan")
+      return makeSpecialConstant(name);
+    if (name == "True" || name == "true")
+      return makeBoolean(true);
+    if (name == "False" || name == "false")
+      return makeBoolean(false);
+    return makeSymbol(name);
+  }
+
+  /// Parses `(args)` after a function name and maps the call to a node.
+  Expr parseCall(const Token &head) {
+    NestingGuard guard(*this);
+    if (guard.tooDeep())
+      return tooDeep();
+    size_t openOffset = tok.offset;
+    advance(); // '('
+    std::vector<CallArg> args;
+    while (tok.kind != Tok::RParen) {
+      CallArg arg;
+      arg.offset = tok.offset;
+      if (tok.kind == Tok::Identifier && peek().kind == Tok::Equals) {
+        arg.keyword = tok.text.str();
+        advance();
+        advance();
+      } else if (!args.empty() && !args.back().keyword.empty()) {
+        return failAt(tok.offset, "positional argument after keyword "
+                                  "argument in call to '" +
+                                      head.text.str() + "'");
+      }
+      size_t valueStart = tok.offset;
+      if (tok.kind == Tok::String && arg.keyword.empty()) {
+        arg.stringValue = unquote(tok.text);
+        advance();
+      } else {
+        arg.value = parseComparison();
+        if (arg.value.isNull())
+          return arg.value;
+      }
+      arg.valueText = text.slice(valueStart, tok.offset).rtrim();
+      args.push_back(std::move(arg));
+      if (tok.kind == Tok::Comma) {
+        advance();
+        continue;
+      }
+      if (tok.kind != Tok::RParen)
+        return fail("',' or ')' to close the call to '" + head.text.str() +
+                    "' opened at offset " + std::to_string(openOffset));
+    }
+    advance(); // ')'
+    return buildCall(head, args);
+  }
+
+  LLVM_ATTRIBUTE_NOINLINE Expr buildCall(const Token &head,
+                                         llvm::ArrayRef<CallArg> args) {
+    llvm::StringRef name = head.text;
+    if (name == "Symbol")
+      return buildSymbol(head, args);
+    if (name == "Float")
+      return buildFloat(head, args);
+    for (const CallArg &arg : args) {
+      if (!arg.keyword.empty())
+        return failAt(arg.offset, "keyword arguments are only allowed in "
+                                  "Symbol(...) and Float(...), not in '" +
+                                      name.str() + "'");
+      if (arg.stringValue)
+        return failAt(arg.offset,
+                      "a string literal is only allowed as the first "
+                      "argument of Symbol(...) or Float(...)");
+    }
+    llvm::SmallVector<Expr, 4> operands;
+    for (const CallArg &arg : args)
+      operands.push_back(arg.value);
+
+    auto arity = [&](size_t min, size_t max) {
+      if (operands.size() >= min && operands.size() <= max)
+        return true;
+      std::string count =
+          min == max ? std::to_string(min)
+          : max == SIZE_MAX ? "at least " + std::to_string(min)
+                            : std::to_string(min) + " to " + std::to_string(max);
+      failAt(head.offset, "'" + name.str() + "' takes " + count +
+                              " argument" + (max == 1 ? "" : "s") + ", got " +
+                              std::to_string(operands.size()));
+      return false;
+    };
+
+    if (name == "Integer") {
+      if (!arity(1, 1))
+        return Expr();
+      if (operands[0].kind() != ExprKind::Integer)
+        return failAt(args[0].offset,
+                      "Integer(...) expects an integer literal");
+      return operands[0];
+    }
+    if (name == "Rational") {
+      if (!arity(2, 2))
+        return Expr();
+      if (operands[0].kind() != ExprKind::Integer ||
+          operands[1].kind() != ExprKind::Integer)
+        return failAt(head.offset,
+                      "Rational(...) expects two integer literals");
+      if (operands[1].integerValue() == 0)
+        return failAt(args[1].offset, "Rational(...) with a zero denominator");
+      Expr value = makeRational(operands[0].integerValue(),
+                                operands[1].integerValue());
+      if (value.isNull())
+        return failAt(head.offset, "rational constant out of int64 range");
+      return value;
+    }
+    if (std::optional<ExprKind> kind = relationalByName(name)) {
+      if (!arity(2, 2))
+        return Expr();
+      return makeRelational(*kind, operands[0], operands[1]);
+    }
+    if (name == "Add" || name == "Mul") {
+      if (!arity(1, SIZE_MAX))
+        return Expr();
+      return name == "Add" ? makeAdd(operands) : makeMul(operands);
+    }
+    if (name == "Pow") {
+      if (!arity(2, 2))
+        return Expr();
+      return makePow(operands[0], operands[1]);
+    }
+    if (name == "sqrt") {
+      if (!arity(1, 1))
+        return Expr();
+      return makePow(operands[0], makeRational(1, 2));
+    }
+    if (name == "FloorDiv") {
+      if (!arity(2, 2))
+        return Expr();
+      return makeFloorDiv(operands[0], operands[1], form == Form::Plain);
+    }
+    if (name == "Mod") {
+      if (!arity(2, 2))
+        return Expr();
+      return makeMod(operands[0], operands[1]);
+    }
+    if (name == "Max" || name == "Min") {
+      if (!arity(1, SIZE_MAX))
+        return Expr();
+      return name == "Max" ? makeMax(operands) : makeMin(operands);
+    }
+    if (name == "And" || name == "Or") {
+      if (!arity(1, SIZE_MAX))
+        return Expr();
+      return name == "And" ? makeAnd(operands) : makeOr(operands);
+    }
+    if (name == "Not") {
+      if (!arity(1, 1))
+        return Expr();
+      return makeNot(operands[0]);
+    }
+    if (name == "BooleanTrue" || name == "BooleanFalse") {
+      if (!arity(0, 0))
+        return Expr();
+      return makeBoolean(name == "BooleanTrue");
+    }
+    if (name == "Infinity" || name == "NegativeInfinity" ||
+        name == "IntInfinity" || name == "NegativeIntInfinity") {
+      if (!arity(0, 0))
+        return Expr();
+      return makeInfinity(name.starts_with("Negative"),
+                          name.ends_with("IntInfinity"));
+    }
+    if (name == "NaN" || name == "ComplexInfinity") {
+      if (!arity(0, 0))
+        return Expr();
+      return makeSpecialConstant(name == "NaN" ? "nan" : "zoo");
+    }
+    return makeCall(name, operands);
+  }
+
+  static std::optional<ExprKind> relationalByName(llvm::StringRef name) {
+    return llvm::StringSwitch<std::optional<ExprKind>>(name)
+        .Cases("Eq", "Equality", ExprKind::Eq)
+        .Cases("Ne", "Unequality", ExprKind::Ne)
+        .Cases("Lt", "StrictLessThan", ExprKind::Lt)
+        .Cases("Le", "LessThan", ExprKind::Le)
+        .Cases("Gt", "StrictGreaterThan", ExprKind::Gt)
+        .Cases("Ge", "GreaterThan", ExprKind::Ge)
+        .Default(std::nullopt);
+  }
+
+  // Symbol('name', key=value, ...)
+  Expr buildSymbol(const Token &head, llvm::ArrayRef<CallArg> args) {
+    if (args.empty() || !args[0].keyword.empty() || !args[0].stringValue)
+      return failAt(args.empty() ? head.offset : args[0].offset,
+                    "Symbol(...) expects the symbol name as a string literal "
+                    "first argument");
+    std::vector<SymbolAssumption> assumptions;
+    for (const CallArg &arg : args.drop_front()) {
+      if (arg.keyword.empty())
+        return failAt(arg.offset, "Symbol(...) takes only keyword arguments "
+                                  "after the name");
+      if (arg.stringValue)
+        return failAt(arg.offset, "a Symbol assumption value must not be a "
+                                  "string");
+      assumptions.push_back({arg.keyword, arg.valueText.str()});
+    }
+    llvm::StringRef symbolName = *args[0].stringValue;
+    if (symbolName.empty() || !isIdentStart(symbolName.front()) ||
+        !llvm::all_of(symbolName, isIdentChar))
+      return failAt(args[0].offset,
+                    "Symbol name '" + symbolName.str() +
+                        "' is not an identifier");
+    return makeSymbol(symbolName, assumptions);
+  }
+
+  // Float('1.5', precision=53)
+  Expr buildFloat(const Token &head, llvm::ArrayRef<CallArg> args) {
+    if (args.empty() || !args[0].keyword.empty())
+      return failAt(head.offset, "Float(...) expects a value first");
+    std::optional<double> value;
+    std::string spelling;
+    if (args[0].stringValue) {
+      spelling = *args[0].stringValue;
+      value = parseDouble(llvm::StringRef(spelling).trim());
+      if (!value)
+        return failAt(args[0].offset,
+                      "Float(...) string '" + spelling + "' is not a number");
+    } else {
+      const Expr &number = args[0].value;
+      if (number.kind() == ExprKind::Float)
+        value = number.floatValue();
+      else if (number.kind() == ExprKind::Integer)
+        value = static_cast<double>(number.integerValue());
+      else
+        return failAt(args[0].offset,
+                      "Float(...) expects a string or numeric literal");
+    }
+    unsigned precision = 53;
+    for (const CallArg &arg : args.drop_front()) {
+      if (arg.keyword != "precision" && arg.keyword != "prec")
+        return failAt(arg.offset, "Float(...) takes only a 'precision' "
+                                  "keyword after the value");
+      std::optional<int64_t> bits = asInteger(arg.value);
+      if (!bits || *bits < 1 || *bits > 100000)
+        return failAt(arg.offset, "Float precision must be a positive "
+                                  "integer");
+      precision = static_cast<unsigned>(*bits);
+    }
+    return makeFloat(*value, precision, spelling, Form::Srepr);
+  }
+
+  llvm::StringRef text;
+  Lexer lexer;
+  Token tok;
+  Form form;
+  unsigned depth = 0;
+  std::string error;
+  size_t errorOffset = 0;
+};
+
+} // namespace
+
+Form detectForm(llvm::StringRef text) {
+  Lexer lexer(text);
+  Token previous;
+  for (Token tok = lexer.next(); tok.kind != Tok::End && tok.kind != Tok::Invalid;
+       previous = tok, tok = lexer.next()) {
+    if (previous.kind != Tok::Identifier)
+      continue;
+    if (tok.kind == Tok::LParen ? isSreprOnlyHead(previous.text)
+                                : (previous.text == "true" ||
+                                   previous.text == "false"))
+      return Form::Srepr;
+  }
+  if (previous.kind == Tok::Identifier &&
+      (previous.text == "true" || previous.text == "false"))
+    return Form::Srepr;
+  return Form::Plain;
+}
+
+llvm::Expected<Expr> parseSymExpr(llvm::StringRef text, Form *detectedForm) {
+  Form form = detectForm(text);
+  if (detectedForm)
+    *detectedForm = form;
+  return Parser(text, form).parse();
+}
+
+} // namespace pt2ir::sym
