@@ -1,13 +1,78 @@
 //===- OptMain.cpp - pt2-opt driver ---------------------------------------===//
+//
+// Reads a program, optionally runs passes and the verifier, and writes it
+// back as JSON or as the readable text form. Mirrors mlir-opt: the logic is
+// here, tools/pt2-opt.cpp only calls pt2OptMain.
+//
+//===----------------------------------------------------------------------===//
 
 #include "tools/lib/OptMain.h"
-#include <cstdio>
+#include "tools/lib/RoundTrip.h"
+
+#include "ir/Printer.h"
+#include "serde/ProgramReader.h"
+#include "serde/ProgramWriter.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace pt2ir {
 
-int pt2OptMain(int argc, char **argv) {
-  std::fprintf(stderr, "pt2-opt: not built yet\n");
+namespace {
+enum class EmitKind { Json, Text };
+
+struct OptOptions {
+  llvm::cl::OptionCategory category{"pt2-opt options"};
+  llvm::cl::opt<std::string> input{llvm::cl::Positional, llvm::cl::desc("<input program (.json, or - for stdin)>"),
+                                   llvm::cl::init("-"), llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> output{"o", llvm::cl::desc("Output file (default: stdout)"),
+                                    llvm::cl::value_desc("file"), llvm::cl::init("-"), llvm::cl::cat(category)};
+  llvm::cl::opt<EmitKind> emit{
+      "emit", llvm::cl::desc("Output format"), llvm::cl::init(EmitKind::Json),
+      llvm::cl::values(clEnumValN(EmitKind::Json, "json", "the serialized JSON program (default)"),
+                       clEnumValN(EmitKind::Text, "text", "the readable text listing")),
+      llvm::cl::cat(category)};
+  llvm::cl::opt<bool> verifyRoundTrip{
+      "verify-roundtrip",
+      llvm::cl::desc("Write, read back and compare in memory and as bytes; fail on any difference"),
+      llvm::cl::cat(category)};
+};
+} // namespace
+
+static int reportError(llvm::Error err) {
+  llvm::handleAllErrors(std::move(err), [](const llvm::ErrorInfoBase &e) {
+    llvm::errs() << e.message() << "\n";
+  });
   return 1;
+}
+
+int pt2OptMain(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  OptOptions opts;
+  llvm::cl::HideUnrelatedOptions(opts.category);
+  llvm::cl::ParseCommandLineOptions(argc, argv, "pt2ir optimizer driver\n");
+
+  auto program = readProgramFile(opts.input);
+  if (!program)
+    return reportError(program.takeError());
+
+  if (opts.verifyRoundTrip) {
+    if (auto err = verifyRoundTrip(*program, opts.input == "-" ? std::string("<stdin>") : std::string(opts.input)))
+      return reportError(std::move(err));
+  }
+
+  std::string bytes;
+  if (opts.emit == EmitKind::Text) {
+    llvm::raw_string_ostream os(bytes);
+    printProgram(os, *program);
+  } else {
+    bytes = writeProgram(*program);
+  }
+  if (auto err = writeFileAtomically(opts.output, bytes))
+    return reportError(std::move(err));
+  return 0;
 }
 
 } // namespace pt2ir

@@ -1,0 +1,59 @@
+//===- ProgramReader.h - JSON to ExportedProgram -----------------*- C++ -*-===//
+//
+// Reads the serialized ExportedProgram JSON (schema major 8, any minor) into
+// the IR. Errors name the file, the JSON path (for example
+// `graph_module.graph.nodes[12].inputs[0].arg`) and what was expected.
+//
+// Tolerated legacy forms: as_none written as `[]` or any value; storage_offset
+// as a plain integer; SymBool.as_expr as a bare string; non-finite floats as
+// the bare tokens Infinity/-Infinity/NaN or as strings; union objects whose
+// other members are all null; `dialect` instead of `verifiers`.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PT2IR_SERDE_PROGRAMREADER_H
+#define PT2IR_SERDE_PROGRAMREADER_H
+
+#include "ir/ExportedProgram.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <rapidjson/document.h>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pt2ir {
+
+/// Rewrites a program of an older or newer schema major into the current one
+/// before it is read: `fn` is applied to every JSON value at `keyPath`
+/// (dot-separated keys, `[]` for every element of an array, e.g.
+/// `graph_module.graph.nodes[].inputs`). Upgraders run deepest path first.
+struct SchemaUpgrader {
+  int64_t fromMajor;
+  std::string keyPath;
+  std::function<llvm::Error(rapidjson::Value &value,
+                            rapidjson::Document::AllocatorType &alloc)>
+      fn;
+};
+
+struct ReadOptions {
+  /// Shown in error messages.
+  std::string fileName = "<input>";
+  /// Deepest JSON nesting accepted (arrays and objects).
+  unsigned maxDepth = 512;
+  /// Longest string accepted, in bytes.
+  size_t maxStringLength = size_t(1) << 30;
+  /// Upgraders for programs whose major differs from SchemaMajor.
+  std::vector<SchemaUpgrader> upgraders;
+};
+
+/// Parses a whole program from JSON text.
+llvm::Expected<ExportedProgram> readProgram(llvm::StringRef json,
+                                            const ReadOptions &options = {});
+
+/// Reads a program from a file (`-` is standard input).
+llvm::Expected<ExportedProgram> readProgramFile(llvm::StringRef path,
+                                                ReadOptions options = {});
+
+} // namespace pt2ir
+
+#endif

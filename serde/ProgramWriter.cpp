@@ -1,0 +1,608 @@
+//===- ProgramWriter.cpp - ExportedProgram to JSON ------------------------===//
+//
+// Each write function emits one schema struct with its fields in declaration
+// order. A struct's unknown fields (ExtraFields) are emitted right after the
+// known field they followed in the input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "serde/ProgramWriter.h"
+#include "serde/PyJsonWriter.h"
+
+#include "ir/Graph.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace pt2ir {
+namespace {
+
+/// Emits the fields of one JSON object, interleaving unknown fields.
+class ObjectWriter {
+public:
+  ObjectWriter(std::string &out, const ExtraFields *extras = nullptr)
+      : out(out), extras(extras) {
+    out += '{';
+    emitExtras(-1);
+  }
+  /// Starts known field number `index` (declaration order) named `key`.
+  std::string &field(int index, llvm::StringRef key) {
+    if (pendingIndex >= 0)
+      emitExtras(pendingIndex);
+    separator();
+    appendPyJsonString(out, key);
+    out += ": ";
+    pendingIndex = index;
+    return out;
+  }
+  ~ObjectWriter() {
+    if (pendingIndex >= 0)
+      emitExtras(pendingIndex);
+    out += '}';
+  }
+
+private:
+  void separator() {
+    if (!first)
+      out += ", ";
+    first = false;
+  }
+  void emitExtras(int after) {
+    if (!extras || extras->empty())
+      return;
+    for (const ExtraField &f : extras->get()) {
+      if (f.afterField != after)
+        continue;
+      separator();
+      appendPyJsonString(out, f.key);
+      out += ": ";
+      out += f.json;
+    }
+  }
+  std::string &out;
+  const ExtraFields *extras;
+  bool first = true;
+  int pendingIndex = -1;
+};
+
+class Writer {
+public:
+  explicit Writer(std::string &out) : out(out) {}
+
+  void str(llvm::StringRef s) { appendPyJsonString(out, s); }
+  void integer(int64_t v) { appendInt(out, v); }
+  void boolean(bool b) { out += b ? "true" : "false"; }
+  void floating(double d) { appendPyJsonFloatField(out, d); }
+  void null() { out += "null"; }
+  template <typename T, typename Fn> void list(const std::vector<T> &items, Fn fn) {
+    out += '[';
+    bool first = true;
+    for (const auto &item : items) {
+      if (!first)
+        out += ", ";
+      first = false;
+      fn(item);
+    }
+    out += ']';
+  }
+  /// A single-member union object.
+  template <typename Fn> void unionMember(llvm::StringRef key, Fn fn) {
+    out += '{';
+    str(key);
+    out += ": ";
+    fn();
+    out += '}';
+  }
+  void tensorArg(Use *u) {
+    out += "{\"name\": ";
+    str(u->getName());
+    out += '}';
+  }
+  void symArg(ArgKind single, const SymArg &a) {
+    if (a.ref)
+      return unionMember("as_name", [&] { str(a.ref->getName()); });
+    switch (single) {
+    case ArgKind::SymInt: return unionMember("as_int", [&] { integer(a.intValue); });
+    case ArgKind::SymBool: return unionMember("as_bool", [&] { boolean(a.boolValue); });
+    default: return unionMember("as_float", [&] { floating(a.floatValue); });
+    }
+  }
+  void optionalTensor(Use *u) {
+    if (u)
+      return unionMember("as_tensor", [&] { tensorArg(u); });
+    unionMember("as_none", [&] { out += "true"; });
+  }
+  void device(const Device &d) {
+    ObjectWriter o(out, &d.extras);
+    o.field(0, "type");
+    str(d.type);
+    o.field(1, "index");
+    if (d.index)
+      integer(*d.index);
+    else
+      null();
+  }
+  void customObj(llvm::StringRef name, llvm::StringRef cls) {
+    out += "{\"name\": ";
+    str(name);
+    out += ", \"class_fqn\": ";
+    str(cls);
+    out += '}';
+  }
+
+  void argument(const Argument &a);
+  void symExpr(const SymExpr &e);
+  void symValue(const SymValue &v, ValueTable table);
+  void tensorMeta(const TensorMeta &m);
+  void node(const Node &n);
+  void graph(const Graph &g);
+  void stringPairs(const StringPairs &md);
+  void inputSpec(const InputSpec &s);
+  void outputSpec(const OutputSpec &s);
+  void moduleCallEntry(const ModuleCallEntry &e);
+  void program(const ExportedProgram &ep);
+
+private:
+  std::string &out;
+};
+
+void Writer::argument(const Argument &a) {
+  ArgKind k = a.getKind();
+  if (k == ArgKind::Unknown) {
+    out += '{';
+    str(a.getUnknown().key);
+    out += ": ";
+    out += a.getUnknown().json;
+    out += '}';
+    return;
+  }
+  if (k == ArgKind::Token) { // Only inside specs, written by the caller.
+    tensorArg(a.getRef());
+    return;
+  }
+  unionMember(argKindMemberName(k), [&] {
+    switch (k) {
+    case ArgKind::None: out += "true"; return;
+    case ArgKind::Tensor: tensorArg(a.getRef()); return;
+    case ArgKind::Tensors: list(a.getRefs(), [&](Use *u) { tensorArg(u); }); return;
+    case ArgKind::Int:
+    case ArgKind::ScalarType:
+    case ArgKind::MemoryFormat:
+    case ArgKind::Layout: integer(a.getInt()); return;
+    case ArgKind::Ints: list(a.getInts(), [&](int64_t v) { integer(v); }); return;
+    case ArgKind::Float: floating(a.getFloat()); return;
+    case ArgKind::Floats: list(a.getFloats(), [&](double v) { floating(v); }); return;
+    case ArgKind::String:
+    case ArgKind::Operator: str(a.getString()); return;
+    case ArgKind::Strings: list(a.getStrings(), [&](llvm::StringRef s) { str(s); }); return;
+    case ArgKind::SymInt:
+    case ArgKind::SymBool:
+    case ArgKind::SymFloat: symArg(k, a.getSym()); return;
+    case ArgKind::SymInts: list(a.getSymList(), [&](const SymArg &s) { symArg(ArgKind::SymInt, s); }); return;
+    case ArgKind::SymBools: list(a.getSymList(), [&](const SymArg &s) { symArg(ArgKind::SymBool, s); }); return;
+    case ArgKind::SymFloats: list(a.getSymList(), [&](const SymArg &s) { symArg(ArgKind::SymFloat, s); }); return;
+    case ArgKind::Device: device(a.getDevice()); return;
+    case ArgKind::Bool: boolean(a.getBool()); return;
+    case ArgKind::Bools: list(a.getBools(), [&](bool b) { boolean(b); }); return;
+    case ArgKind::Graph: {
+      auto &g = a.getGraphArg();
+      out += "{\"name\": ";
+      str(g.name);
+      out += ", \"graph\": ";
+      graph(*g.graph);
+      out += '}';
+      return;
+    }
+    case ArgKind::OptionalTensors: list(a.getRefs(), [&](Use *u) { optionalTensor(u); }); return;
+    case ArgKind::OptionalTensor: optionalTensor(a.getRef()); return;
+    case ArgKind::CustomObj:
+      customObj(a.getCustomObj().ref->getName(), a.getCustomObj().classFqn);
+      return;
+    case ArgKind::Complex:
+      out += "{\"real\": ";
+      floating(a.getComplex().real);
+      out += ", \"imag\": ";
+      floating(a.getComplex().imag);
+      out += '}';
+      return;
+    case ArgKind::NestedTensors:
+      list(a.getNestedRefs(), [&](const std::vector<Use *> &inner) {
+        list(inner, [&](Use *u) { tensorArg(u); });
+      });
+      return;
+    case ArgKind::IntLists:
+      list(a.getIntLists(), [&](const std::vector<int64_t> &inner) {
+        list(inner, [&](int64_t v) { integer(v); });
+      });
+      return;
+    case ArgKind::FloatLists:
+      list(a.getFloatLists(), [&](const std::vector<double> &inner) {
+        list(inner, [&](double v) { floating(v); });
+      });
+      return;
+    case ArgKind::StringToArgument: {
+      out += '{';
+      bool first = true;
+      for (auto &entry : a.getStringMap()) {
+        if (!first)
+          out += ", ";
+        first = false;
+        str(entry.first);
+        out += ": ";
+        argument(entry.second);
+      }
+      out += '}';
+      return;
+    }
+    default: return;
+    }
+  });
+}
+
+void Writer::symExpr(const SymExpr &e) {
+  ObjectWriter o(out, &e.extras);
+  o.field(0, "expr_str");
+  str(e.exprStr);
+  o.field(1, "hint");
+  if (!e.hint)
+    return null();
+  switch (e.hint->kind) {
+  case SymExprHint::Kind::Int: return unionMember("as_int", [&] { integer(e.hint->intValue); });
+  case SymExprHint::Kind::Bool: return unionMember("as_bool", [&] { boolean(e.hint->boolValue); });
+  case SymExprHint::Kind::Float: return unionMember("as_float", [&] { floating(e.hint->floatValue); });
+  }
+}
+
+void Writer::symValue(const SymValue &v, ValueTable table) {
+  switch (v.kind) {
+  case SymValue::Kind::Expr: return unionMember("as_expr", [&] { symExpr(v.expr); });
+  case SymValue::Kind::Int: return unionMember("as_int", [&] { integer(v.intValue); });
+  case SymValue::Kind::Bool: return unionMember("as_bool", [&] { boolean(v.boolValue); });
+  case SymValue::Kind::Float: return unionMember("as_float", [&] { floating(v.floatValue); });
+  }
+}
+
+void Writer::tensorMeta(const TensorMeta &m) {
+  ObjectWriter o(out, &m.extras);
+  o.field(0, "dtype");
+  integer(m.dtype);
+  o.field(1, "sizes");
+  list(m.sizes, [&](const SymValue &s) { symValue(s, ValueTable::SymInt); });
+  o.field(2, "requires_grad");
+  boolean(m.requiresGrad);
+  o.field(3, "device");
+  device(m.device);
+  o.field(4, "strides");
+  list(m.strides, [&](const SymValue &s) { symValue(s, ValueTable::SymInt); });
+  o.field(5, "storage_offset");
+  symValue(m.storageOffset, ValueTable::SymInt);
+  o.field(6, "layout");
+  integer(m.layout);
+}
+
+void Writer::stringPairs(const StringPairs &md) {
+  out += '{';
+  bool first = true;
+  for (auto &kv : md) {
+    if (!first)
+      out += ", ";
+    first = false;
+    str(kv.first);
+    out += ": ";
+    str(kv.second);
+  }
+  out += '}';
+}
+
+void Writer::node(const Node &n) {
+  ObjectWriter o(out, &n.getExtras());
+  o.field(0, "target");
+  str(n.getTarget());
+  o.field(1, "inputs");
+  list(n.getInputs(), [&](const NamedArgument &na) {
+    ObjectWriter a(out, &na.extras);
+    a.field(0, "name");
+    str(na.name);
+    a.field(1, "arg");
+    argument(na.arg);
+    a.field(2, "kind");
+    if (na.kind)
+      integer(*na.kind);
+    else
+      null();
+  });
+  o.field(2, "outputs");
+  list(n.getOutputs(), [&](const Argument &a) { argument(a); });
+  o.field(3, "metadata");
+  stringPairs(n.getMetadata());
+  o.field(4, "is_hop_single_tensor_return");
+  if (auto v = n.getIsHopSingleTensorReturn())
+    boolean(*v);
+  else
+    null();
+  o.field(5, "name");
+  if (auto name = n.getStoredName())
+    str(*name);
+  else
+    null();
+}
+
+void Writer::graph(const Graph &g) {
+  ObjectWriter o(out, &g.getExtras());
+  o.field(0, "inputs");
+  list(g.getInputs(), [&](const Argument &a) { argument(a); });
+  o.field(1, "outputs");
+  list(g.getOutputs(), [&](const Argument &a) { argument(a); });
+  o.field(2, "nodes");
+  out += '[';
+  bool first = true;
+  for (const Node &n : g.getNodes()) {
+    if (!first)
+      out += ", ";
+    first = false;
+    node(n);
+  }
+  out += ']';
+  auto table = [&](ValueTable t, auto fn) {
+    out += '{';
+    bool firstEntry = true;
+    for (Value *v : g.getTableEntries(t)) {
+      if (!firstEntry)
+        out += ", ";
+      firstEntry = false;
+      str(v->getName());
+      out += ": ";
+      fn(*v->getMeta());
+    }
+    out += '}';
+  };
+  o.field(3, "tensor_values");
+  table(ValueTable::Tensor, [&](const ValueMeta &m) { tensorMeta(*m.tensor); });
+  o.field(4, "sym_int_values");
+  table(ValueTable::SymInt, [&](const ValueMeta &m) { symValue(*m.symInt, ValueTable::SymInt); });
+  o.field(5, "sym_bool_values");
+  table(ValueTable::SymBool, [&](const ValueMeta &m) { symValue(*m.symBool, ValueTable::SymBool); });
+  o.field(6, "is_single_tensor_return");
+  boolean(g.isSingleTensorReturn());
+  o.field(7, "custom_obj_values");
+  table(ValueTable::CustomObj, [&](const ValueMeta &m) {
+    ObjectWriter c(out, &m.customObjExtras);
+    c.field(0, "name");
+    str(m.customObjName);
+    c.field(1, "class_fqn");
+    str(m.customObjClass);
+  });
+  o.field(8, "sym_float_values");
+  table(ValueTable::SymFloat, [&](const ValueMeta &m) { symValue(*m.symFloat, ValueTable::SymFloat); });
+}
+
+void Writer::inputSpec(const InputSpec &s) {
+  if (s.kind == InputKind::Unknown) {
+    out += '{';
+    str(s.unknownKey);
+    out += ": ";
+    out += s.unknownJson;
+    out += '}';
+    return;
+  }
+  unionMember(inputKindMemberName(s.kind), [&] {
+    ObjectWriter o(out, &s.extras);
+    switch (s.kind) {
+    case InputKind::UserInput:
+      o.field(0, "arg");
+      argument(s.arg);
+      return;
+    case InputKind::ConstantInput:
+      o.field(0, "name");
+      str(s.target);
+      o.field(1, "value");
+      switch (s.arg.getKind()) {
+      case ArgKind::Int: return unionMember("as_int", [&] { integer(s.arg.getInt()); });
+      case ArgKind::Float: return unionMember("as_float", [&] { floating(s.arg.getFloat()); });
+      case ArgKind::String: return unionMember("as_string", [&] { str(s.arg.getString()); });
+      case ArgKind::Bool: return unionMember("as_bool", [&] { boolean(s.arg.getBool()); });
+      default: return unionMember("as_none", [&] { out += "true"; });
+      }
+    case InputKind::CustomObj:
+      o.field(0, "arg");
+      customObj(s.arg.getCustomObj().ref->getName(), s.arg.getCustomObj().classFqn);
+      o.field(1, "custom_obj_name");
+      str(s.target);
+      return;
+    default:
+      o.field(0, "arg");
+      tensorArg(s.arg.getRef());
+      if (s.kind == InputKind::Token)
+        return;
+      o.field(1, inputKindTargetField(s.kind));
+      str(s.target);
+      if (s.kind == InputKind::Buffer) {
+        o.field(2, "persistent");
+        boolean(s.persistent);
+      }
+      return;
+    }
+  });
+}
+
+void Writer::outputSpec(const OutputSpec &s) {
+  if (s.kind == OutputKind::Unknown) {
+    out += '{';
+    str(s.unknownKey);
+    out += ": ";
+    out += s.unknownJson;
+    out += '}';
+    return;
+  }
+  unionMember(outputKindMemberName(s.kind), [&] {
+    ObjectWriter o(out, &s.extras);
+    o.field(0, "arg");
+    if (s.kind == OutputKind::UserOutput)
+      argument(s.arg);
+    else
+      tensorArg(s.arg.getRef());
+    llvm::StringRef target = outputKindTargetField(s.kind);
+    if (target.empty())
+      return;
+    o.field(1, target);
+    str(s.target);
+  });
+}
+
+void Writer::moduleCallEntry(const ModuleCallEntry &e) {
+  ObjectWriter o(out, &e.extras);
+  o.field(0, "fqn");
+  str(e.fqn);
+  o.field(1, "signature");
+  if (!e.signature)
+    return null();
+  const ModuleCallSignature &sig = *e.signature;
+  ObjectWriter s(out, &sig.extras);
+  s.field(0, "inputs");
+  list(sig.inputs, [&](const Argument &a) { argument(a); });
+  s.field(1, "outputs");
+  list(sig.outputs, [&](const Argument &a) { argument(a); });
+  s.field(2, "in_spec");
+  str(sig.inSpec);
+  s.field(3, "out_spec");
+  str(sig.outSpec);
+  s.field(4, "forward_arg_names");
+  if (sig.forwardArgNames)
+    list(*sig.forwardArgNames, [&](llvm::StringRef n) { str(n); });
+  else
+    null();
+}
+
+void Writer::program(const ExportedProgram &ep) {
+  ObjectWriter o(out, &ep.extras);
+  o.field(0, "graph_module");
+  {
+    const GraphModule &gm = ep.graphModule;
+    ObjectWriter m(out, &gm.extras);
+    m.field(0, "graph");
+    graph(*gm.graph);
+    m.field(1, "signature");
+    {
+      ObjectWriter s(out, &gm.signature.extras);
+      s.field(0, "input_specs");
+      list(gm.signature.inputSpecs, [&](const InputSpec &spec) { inputSpec(spec); });
+      s.field(1, "output_specs");
+      list(gm.signature.outputSpecs, [&](const OutputSpec &spec) { outputSpec(spec); });
+    }
+    m.field(2, "module_call_graph");
+    list(gm.moduleCallGraph, [&](const ModuleCallEntry &e) { moduleCallEntry(e); });
+    m.field(3, "metadata");
+    stringPairs(gm.metadata);
+    m.field(4, "treespec_namedtuple_fields");
+    out += '{';
+    bool first = true;
+    for (auto &entry : gm.treespecNamedtupleFields) {
+      if (!first)
+        out += ", ";
+      first = false;
+      str(entry.first);
+      out += ": ";
+      ObjectWriter d(out, &entry.second.extras);
+      d.field(0, "field_names");
+      list(entry.second.fieldNames, [&](llvm::StringRef n) { str(n); });
+    }
+    out += '}';
+  }
+  o.field(1, "opset_version");
+  out += '{';
+  bool first = true;
+  for (auto &kv : ep.opsetVersion) {
+    if (!first)
+      out += ", ";
+    first = false;
+    str(kv.first);
+    out += ": ";
+    integer(kv.second);
+  }
+  out += '}';
+  o.field(2, "range_constraints");
+  out += '{';
+  first = true;
+  for (auto &kv : ep.rangeConstraints) {
+    if (!first)
+      out += ", ";
+    first = false;
+    str(kv.first);
+    out += ": ";
+    ObjectWriter r(out, &kv.second.extras);
+    r.field(0, "min_val");
+    if (kv.second.minVal)
+      integer(*kv.second.minVal);
+    else
+      null();
+    r.field(1, "max_val");
+    if (kv.second.maxVal)
+      integer(*kv.second.maxVal);
+    else
+      null();
+  }
+  out += '}';
+  o.field(3, "schema_version");
+  {
+    ObjectWriter v(out, &ep.schemaVersion.extras);
+    v.field(0, "major");
+    integer(ep.schemaVersion.major);
+    v.field(1, "minor");
+    integer(ep.schemaVersion.minor);
+  }
+  o.field(4, "verifiers");
+  list(ep.verifiers, [&](llvm::StringRef s) { str(s); });
+  o.field(5, "torch_version");
+  str(ep.torchVersion);
+  o.field(6, "guards_code");
+  list(ep.guardsCode, [&](const std::string &s) { str(s); });
+}
+
+} // namespace
+
+std::string writeProgram(const ExportedProgram &ep) {
+  std::string out;
+  Writer(out).program(ep);
+  return out;
+}
+
+void writeArgumentJson(std::string &out, const Argument &arg) { Writer(out).argument(arg); }
+
+llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef bytes) {
+  if (path == "-") {
+    llvm::outs() << bytes;
+    llvm::outs().flush();
+    return llvm::Error::success();
+  }
+  llvm::SmallString<256> dir(path);
+  llvm::sys::path::remove_filename(dir);
+  if (dir.empty())
+    dir = ".";
+  llvm::SmallString<256> model(dir);
+  llvm::sys::path::append(model, llvm::sys::path::filename(path) + ".tmp-%%%%%%");
+  int fd;
+  llvm::SmallString<256> tmp;
+  if (auto ec = llvm::sys::fs::createUniqueFile(model, fd, tmp))
+    return llvm::createStringError(ec, "%s: error: cannot create a temporary file: %s",
+                                   path.str().c_str(), ec.message().c_str());
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << bytes;
+    os.close();
+    if (os.has_error()) {
+      std::error_code ec = os.error();
+      os.clear_error();
+      llvm::sys::fs::remove(tmp);
+      return llvm::createStringError(ec, "%s: error: cannot write: %s", path.str().c_str(),
+                                     ec.message().c_str());
+    }
+  }
+  if (auto ec = llvm::sys::fs::rename(tmp, path)) {
+    llvm::sys::fs::remove(tmp);
+    return llvm::createStringError(ec, "%s: error: cannot replace the file: %s", path.str().c_str(),
+                                   ec.message().c_str());
+  }
+  return llvm::Error::success();
+}
+
+} // namespace pt2ir
