@@ -15,6 +15,7 @@
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -48,19 +49,45 @@ static int reportError(llvm::Error err) {
   return 1;
 }
 
+/// Tells whether writing reproduced the input bytes exactly. A difference
+/// is not an error: legacy forms are normalized on the first write.
+static void reportInputComparison(llvm::StringRef written, llvm::StringRef input,
+                                  llvm::StringRef name) {
+  if (written == input) {
+    llvm::errs() << name << ": round trip exact: " << written.size()
+                 << " bytes written, identical to the input\n";
+    return;
+  }
+  std::string where = firstJsonDifference(written, input);
+  llvm::errs() << name << ": round trip stable; the output differs from the input at "
+               << (where.empty() ? std::string("the byte level (formatting)") : where)
+               << " (normalized on write)\n";
+}
+
 int pt2OptMain(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   OptOptions opts;
   llvm::cl::HideUnrelatedOptions(opts.category);
   llvm::cl::ParseCommandLineOptions(argc, argv, "pt2ir optimizer driver\n");
 
-  auto program = readProgramFile(opts.input);
+  std::string inputName = opts.input == "-" ? std::string("<stdin>") : std::string(opts.input);
+  auto buffer = opts.input == "-" ? llvm::MemoryBuffer::getSTDIN()
+                                  : llvm::MemoryBuffer::getFile(opts.input, /*IsText=*/false,
+                                                                /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    llvm::errs() << inputName << ": error: cannot read file: " << buffer.getError().message() << "\n";
+    return 1;
+  }
+  ReadOptions readOptions;
+  readOptions.fileName = inputName;
+  auto program = readProgram((*buffer)->getBuffer(), readOptions);
   if (!program)
     return reportError(program.takeError());
 
   if (opts.verifyRoundTrip) {
-    if (auto err = verifyRoundTrip(*program, opts.input == "-" ? std::string("<stdin>") : std::string(opts.input)))
+    if (auto err = verifyRoundTrip(*program, inputName))
       return reportError(std::move(err));
+    reportInputComparison(writeProgram(*program), (*buffer)->getBuffer(), inputName);
   }
 
   std::string bytes;
