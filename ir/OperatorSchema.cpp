@@ -140,7 +140,31 @@ static std::optional<SchemaBaseType> lookupBaseType(StringRef Name) {
       .Default(std::nullopt);
 }
 
-static void appendJoined(std::string &Out, ArrayRef<std::string> Sets) {
+/// Splits a written alias set list ("a|b", "a | *") into trimmed names.
+static SmallVector<StringRef, 2> splitAliasSets(StringRef Text) {
+  SmallVector<StringRef, 2> Sets;
+  if (Text.trim().empty())
+    return Sets;
+  SmallVector<StringRef, 2> Pieces;
+  Text.split(Pieces, '|');
+  for (StringRef Piece : Pieces)
+    Sets.push_back(Piece.trim());
+  return Sets;
+}
+
+SmallVector<StringRef, 2> AliasInfo::beforeSets() const {
+  return splitAliasSets(BeforeSetsText);
+}
+
+SmallVector<StringRef, 2> AliasInfo::afterSets() const {
+  return splitAliasSets(AfterSetsText);
+}
+
+StringRef AliasInfo::getAliasSet() const {
+  return BeforeSetsText.split('|').first.trim();
+}
+
+static void appendJoined(std::string &Out, ArrayRef<StringRef> Sets) {
   for (size_t I = 0; I < Sets.size(); ++I) {
     if (I)
       Out += '|';
@@ -150,19 +174,20 @@ static void appendJoined(std::string &Out, ArrayRef<std::string> Sets) {
 
 std::string AliasInfo::toString() const {
   std::string Out;
-  appendJoined(Out, BeforeSets);
+  appendJoined(Out, beforeSets());
   if (IsWrite)
     Out += '!';
-  if (!AfterSets.empty()) {
+  SmallVector<StringRef, 2> After = afterSets();
+  if (!After.empty()) {
     Out += " -> ";
-    appendJoined(Out, AfterSets);
+    appendJoined(Out, After);
   }
   return Out;
 }
 
 std::string SchemaType::toString(const AliasInfo *Alias) const {
   std::string Out = Base == SchemaBaseType::CustomClass
-                        ? ClassName
+                        ? ClassName.str()
                         : getSchemaBaseTypeName(Base).str();
   if (Alias) {
     Out += '(';
@@ -310,15 +335,17 @@ std::string OperatorSchema::toString(bool IncludeNamespace) const {
 // Parser
 //===----------------------------------------------------------------------===//
 
-namespace {
+namespace detail {
 
-/// Parses one schema string. Every method that can fail returns an Error
-/// naming the column and what was expected there.
-class SchemaParser {
+/// Parses one schema string into views of that string. Every method that
+/// can fail returns an Error naming the column and what was expected there.
+class OperatorSchemaParser {
 public:
-  explicit SchemaParser(StringRef Text) : Text(Text) {}
+  explicit OperatorSchemaParser(StringRef Text) : Text(Text) {}
 
-  Expected<OperatorSchema> parse(StringRef DefaultNamespace);
+  /// Parses the whole text; \p Owner (possibly null) keeps it alive.
+  Expected<OperatorSchema> parse(StringRef DefaultNamespace,
+                                 std::shared_ptr<const std::string> Owner);
 
 private:
   /// Builds "operator schema column N: expected X, found Y" at \p At.
@@ -347,18 +374,20 @@ private:
   /// Skips whitespace, then reads an identifier; empty if none is there.
   StringRef readIdentifier();
 
-  Error parseArguments(std::vector<SchemaArgument> &Arguments);
-  Error parseReturns(std::vector<SchemaReturn> &Returns);
+  Error parseArguments(SmallVectorImpl<SchemaArgument> &Arguments);
+  Error parseReturns(SmallVectorImpl<SchemaReturn> &Returns);
   Error parseType(SchemaType &Type, std::optional<AliasInfo> &Alias);
   Error parseAliasAnnotation(AliasInfo &Alias);
-  Error parseAliasSets(SmallVectorImpl<std::string> &Sets);
-  Error parseDefaultValue(std::string &Value);
+  Error parseAliasSets(StringRef &Sets);
+  Error parseDefaultValue(StringRef &Value);
 
   StringRef Text;
   size_t Pos = 0;
 };
 
-} // namespace
+} // namespace detail
+
+using detail::OperatorSchemaParser;
 
 static bool isIdentifierStart(char C) {
   return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') || C == '_';
@@ -368,13 +397,13 @@ static bool isIdentifierChar(char C) {
   return isIdentifierStart(C) || (C >= '0' && C <= '9');
 }
 
-Error SchemaParser::errorAt(size_t At, const Twine &Message) const {
+Error OperatorSchemaParser::errorAt(size_t At, const Twine &Message) const {
   return createStringError(inconvertibleErrorCode(), "operator schema column " +
                                                          Twine(At + 1) + ": " +
                                                          Message);
 }
 
-std::string SchemaParser::describeTokenAt(size_t At) const {
+std::string OperatorSchemaParser::describeTokenAt(size_t At) const {
   if (At >= Text.size())
     return "end of input";
   if (isIdentifierChar(Text[At])) {
@@ -388,11 +417,11 @@ std::string SchemaParser::describeTokenAt(size_t At) const {
   return ("'" + Text.substr(At, 1) + "'").str();
 }
 
-Error SchemaParser::expected(const Twine &What, size_t At) const {
+Error OperatorSchemaParser::expected(const Twine &What, size_t At) const {
   return errorAt(At, "expected " + What + ", found " + describeTokenAt(At));
 }
 
-StringRef SchemaParser::readIdentifier() {
+StringRef OperatorSchemaParser::readIdentifier() {
   skipSpace();
   if (atEnd() || !isIdentifierStart(Text[Pos]))
     return StringRef();
@@ -402,7 +431,9 @@ StringRef SchemaParser::readIdentifier() {
   return Text.slice(Start, Pos);
 }
 
-Expected<OperatorSchema> SchemaParser::parse(StringRef DefaultNamespace) {
+Expected<OperatorSchema>
+OperatorSchemaParser::parse(StringRef DefaultNamespace,
+                            std::shared_ptr<const std::string> Owner) {
   skipSpace();
   size_t NameStart = Pos;
   StringRef First = readIdentifier();
@@ -436,24 +467,50 @@ Expected<OperatorSchema> SchemaParser::parse(StringRef DefaultNamespace) {
 
   if (!consume("("))
     return expected("'(' to start the argument list");
-  std::vector<SchemaArgument> Arguments;
+  SmallVector<SchemaArgument, 16> Arguments;
   if (Error E = parseArguments(Arguments))
     return E;
 
   if (!consume("->"))
     return expected("'->' after the argument list");
-  std::vector<SchemaReturn> Returns;
+  SmallVector<SchemaReturn, 4> Returns;
   if (Error E = parseReturns(Returns))
     return E;
 
   skipSpace();
   if (!atEnd())
     return expected("end of schema");
-  return OperatorSchema(Namespace.str(), Name.str(), Overload.str(),
-                        std::move(Arguments), std::move(Returns));
+
+  OperatorSchema Schema;
+  Schema.OwnedText = std::move(Owner);
+  Schema.Namespace = Namespace.str();
+  Schema.Name = Name;
+  Schema.OverloadName = Overload;
+  // Exact-size vectors: the built-in table holds thousands of schemas.
+  Schema.Arguments.assign(std::make_move_iterator(Arguments.begin()),
+                          std::make_move_iterator(Arguments.end()));
+  Schema.Returns.assign(std::make_move_iterator(Returns.begin()),
+                        std::make_move_iterator(Returns.end()));
+  return Schema;
 }
 
-Error SchemaParser::parseArguments(std::vector<SchemaArgument> &Arguments) {
+/// Returns true if an argument before the last one is also called \p Name.
+static bool isDuplicateName(ArrayRef<SchemaArgument> Previous, StringRef Name,
+                            StringSet<> &Seen) {
+  // Schemas have few arguments: scan them. Past a few dozen (only hostile
+  // input), switch to a set so the check stays linear overall.
+  constexpr size_t ScanLimit = 32;
+  if (Previous.size() < ScanLimit)
+    return any_of(Previous,
+                  [&](const SchemaArgument &A) { return A.Name == Name; });
+  if (Seen.empty())
+    for (const SchemaArgument &A : Previous)
+      Seen.insert(A.Name);
+  return !Seen.insert(Name).second;
+}
+
+Error OperatorSchemaParser::parseArguments(
+    SmallVectorImpl<SchemaArgument> &Arguments) {
   // Called after '('; consumes through ')'.
   if (consume(")"))
     return Error::success();
@@ -481,17 +538,16 @@ Error SchemaParser::parseArguments(std::vector<SchemaArgument> &Arguments) {
       return E;
     skipSpace();
     size_t NamePos = Pos;
-    StringRef Name = readIdentifier();
-    if (Name.empty())
+    Arg.Name = readIdentifier();
+    if (Arg.Name.empty())
       return expected("an argument name");
-    if (!Seen.insert(Name).second)
-      return errorAt(NamePos, "duplicate argument name '" + Name + "'");
-    Arg.Name = Name.str();
+    if (isDuplicateName(Arguments, Arg.Name, Seen))
+      return errorAt(NamePos, "duplicate argument name '" + Arg.Name + "'");
     if (consume("=")) {
-      std::string Value;
+      StringRef Value;
       if (Error E = parseDefaultValue(Value))
         return E;
-      Arg.DefaultValue = std::move(Value);
+      Arg.DefaultValue = Value;
     }
     Arguments.push_back(std::move(Arg));
 
@@ -502,12 +558,13 @@ Error SchemaParser::parseArguments(std::vector<SchemaArgument> &Arguments) {
   }
 }
 
-Error SchemaParser::parseReturns(std::vector<SchemaReturn> &Returns) {
+Error OperatorSchemaParser::parseReturns(
+    SmallVectorImpl<SchemaReturn> &Returns) {
   auto ParseOne = [&]() -> Error {
     SchemaReturn Ret;
     if (Error E = parseType(Ret.Type, Ret.Alias))
       return E;
-    Ret.Name = readIdentifier().str();
+    Ret.Name = readIdentifier();
     Returns.push_back(std::move(Ret));
     return Error::success();
   };
@@ -526,8 +583,8 @@ Error SchemaParser::parseReturns(std::vector<SchemaReturn> &Returns) {
   }
 }
 
-Error SchemaParser::parseType(SchemaType &Type,
-                              std::optional<AliasInfo> &Alias) {
+Error OperatorSchemaParser::parseType(SchemaType &Type,
+                                      std::optional<AliasInfo> &Alias) {
   skipSpace();
   size_t TypePos = Pos;
   StringRef Name = readIdentifier();
@@ -545,14 +602,14 @@ Error SchemaParser::parseType(SchemaType &Type,
     return errorAt(TypePos, "unknown type '" + Name + "'");
   Type.Base = *Base;
   if (*Base == SchemaBaseType::CustomClass)
-    Type.ClassName = Name.str();
+    Type.ClassName = Name;
 
   if (peek() == '(') {
     ++Pos;
     AliasInfo Info;
     if (Error E = parseAliasAnnotation(Info))
       return E;
-    Alias = std::move(Info);
+    Alias = Info;
   }
 
   bool OptionalBeforeList = false;
@@ -566,9 +623,9 @@ Error SchemaParser::parseType(SchemaType &Type,
     Type.ElementOptional = OptionalBeforeList;
     if (peek() >= '0' && peek() <= '9') {
       size_t SizePos = Pos;
-      unsigned Size = 0;
+      uint32_t Size = 0;
       while (peek() >= '0' && peek() <= '9') {
-        Size = Size * 10 + unsigned(peek() - '0');
+        Size = Size * 10 + uint32_t(peek() - '0');
         if (Size > 1000000)
           return errorAt(SizePos, "list size is too large");
         ++Pos;
@@ -592,14 +649,14 @@ Error SchemaParser::parseType(SchemaType &Type,
   return Error::success();
 }
 
-Error SchemaParser::parseAliasAnnotation(AliasInfo &Alias) {
+Error OperatorSchemaParser::parseAliasAnnotation(AliasInfo &Alias) {
   // Called after '('; consumes through ')'.
-  if (Error E = parseAliasSets(Alias.BeforeSets))
+  if (Error E = parseAliasSets(Alias.BeforeSetsText))
     return E;
   if (consume("!"))
     Alias.IsWrite = true;
   if (consume("->")) {
-    if (Error E = parseAliasSets(Alias.AfterSets))
+    if (Error E = parseAliasSets(Alias.AfterSetsText))
       return E;
   }
   if (!consume(")"))
@@ -607,22 +664,21 @@ Error SchemaParser::parseAliasAnnotation(AliasInfo &Alias) {
   return Error::success();
 }
 
-Error SchemaParser::parseAliasSets(SmallVectorImpl<std::string> &Sets) {
+Error OperatorSchemaParser::parseAliasSets(StringRef &Sets) {
+  skipSpace();
+  size_t Start = Pos;
   while (true) {
-    if (consume("*")) {
-      Sets.push_back("*");
-    } else {
-      StringRef Set = readIdentifier();
-      if (Set.empty())
-        return expected("an alias set name or '*'");
-      Sets.push_back(Set.str());
-    }
-    if (!consume("|"))
+    if (!consume("*") && readIdentifier().empty())
+      return expected("an alias set name or '*'");
+    size_t End = Pos;
+    if (!consume("|")) {
+      Sets = Text.slice(Start, End);
       return Error::success();
+    }
   }
 }
 
-Error SchemaParser::parseDefaultValue(std::string &Value) {
+Error OperatorSchemaParser::parseDefaultValue(StringRef &Value) {
   // Scans to the next ',' or ')' outside brackets and string literals. Open
   // brackets are tracked on an explicit stack of expected closers, not by
   // recursion.
@@ -662,16 +718,22 @@ Error SchemaParser::parseDefaultValue(std::string &Value) {
   if (!Closers.empty())
     return expected(Twine("'") + Twine(Closers.back()) +
                     "' in the default value");
-  StringRef Raw = Text.slice(Start, Pos).rtrim(" \t\r\n");
-  if (Raw.empty())
+  Value = Text.slice(Start, Pos).rtrim(" \t\r\n");
+  if (Value.empty())
     return expected("a default value after '='", Start);
-  Value = Raw.str();
   return Error::success();
 }
 
 Expected<OperatorSchema> parseOperatorSchema(StringRef Text,
                                              StringRef DefaultNamespace) {
-  return SchemaParser(Text).parse(DefaultNamespace);
+  auto Owner = std::make_shared<const std::string>(Text.str());
+  StringRef Stable = *Owner;
+  return OperatorSchemaParser(Stable).parse(DefaultNamespace, std::move(Owner));
+}
+
+Expected<OperatorSchema> parseStaticOperatorSchema(StringRef StaticText,
+                                                   StringRef DefaultNamespace) {
+  return OperatorSchemaParser(StaticText).parse(DefaultNamespace, nullptr);
 }
 
 //===----------------------------------------------------------------------===//

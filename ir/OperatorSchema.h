@@ -26,6 +26,8 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <initializer_list>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -114,25 +116,28 @@ enum class SchemaBaseType : uint8_t {
 /// CustomClass has no fixed spelling and returns "<class>".
 llvm::StringRef getSchemaBaseTypeName(SchemaBaseType Base);
 
-/// An alias annotation: `(a!)`, `(a)`, `(a|b)`, `(a -> *)`, `(*)`.
+/// An alias annotation: `(a!)`, `(a)`, `(a|b)`, `(a -> *)`, `(*)`. The set
+/// lists are views into the owning schema's text.
 struct AliasInfo {
-  /// The alias sets the value belongs to on entry (`a` in `Tensor(a!)`).
-  llvm::SmallVector<std::string, 1> BeforeSets;
-  /// The alias sets after the call, only when written with `->`.
-  llvm::SmallVector<std::string, 1> AfterSets;
+  /// The alias sets on entry as written, e.g. "a" or "a|b" (`*` = wildcard).
+  llvm::StringRef BeforeSetsText;
+  /// The alias sets after the call as written after `->`, empty if none.
+  llvm::StringRef AfterSetsText;
   /// True when the value is written (`!`).
   bool IsWrite = false;
 
-  /// Returns the first alias set, or "" when there is none.
-  llvm::StringRef getAliasSet() const {
-    return BeforeSets.empty() ? llvm::StringRef() : BeforeSets.front();
-  }
+  /// Returns the sets on entry, e.g. {"a"} for `Tensor(a!)`.
+  llvm::SmallVector<llvm::StringRef, 2> beforeSets() const;
+  /// Returns the sets after the call, e.g. {"*"} for `Tensor(a -> *)`.
+  llvm::SmallVector<llvm::StringRef, 2> afterSets() const;
+  /// Returns the first set on entry ("a" for `Tensor(a!)`).
+  llvm::StringRef getAliasSet() const;
   /// Returns the annotation text without parentheses, e.g. "a!" or "a -> *".
   std::string toString() const;
 
   bool operator==(const AliasInfo &Other) const {
-    return IsWrite == Other.IsWrite && BeforeSets == Other.BeforeSets &&
-           AfterSets == Other.AfterSets;
+    return IsWrite == Other.IsWrite && beforeSets() == Other.beforeSets() &&
+           afterSets() == Other.afterSets();
   }
   bool operator!=(const AliasInfo &Other) const { return !(*this == Other); }
 };
@@ -140,16 +145,16 @@ struct AliasInfo {
 /// A parsed schema type such as `Tensor?[]`, `int[2]` or `SymInt[]?`.
 struct SchemaType {
   SchemaBaseType Base = SchemaBaseType::Tensor;
-  /// The dotted class name when Base is CustomClass, else empty.
-  std::string ClassName;
   /// True for `T?[]`: the list elements are optional.
   bool ElementOptional = false;
   /// True for `T[]` and `T[N]`.
   bool IsList = false;
-  /// N for a fixed-size list `T[N]`.
-  std::optional<unsigned> FixedSize;
   /// True for `T?` and `T[]?`: the value itself may be None.
   bool Optional = false;
+  /// N for a fixed-size list `T[N]`.
+  std::optional<uint32_t> FixedSize;
+  /// The dotted class name when Base is CustomClass, else empty.
+  llvm::StringRef ClassName;
 
   /// Returns true for Tensor, Tensor?, Tensor[], Tensor?[] and Tensor[]?.
   bool isTensorLike() const { return Base == SchemaBaseType::Tensor; }
@@ -160,14 +165,15 @@ struct SchemaType {
   std::string toString(const AliasInfo *Alias = nullptr) const;
 };
 
-/// One argument of a schema.
+/// One argument of a schema. String fields are views into the text owned by
+/// the OperatorSchema they belong to.
 struct SchemaArgument {
-  std::string Name;
+  llvm::StringRef Name;
   SchemaType Type;
   std::optional<AliasInfo> Alias;
   /// The default value exactly as written after `=`, e.g. "1", "None",
   /// "[-2,-1]", "\"valid\"".
-  std::optional<std::string> DefaultValue;
+  std::optional<llvm::StringRef> DefaultValue;
   /// True for arguments after the `*` marker.
   bool KwargOnly = false;
 
@@ -183,10 +189,10 @@ struct SchemaArgument {
   std::string toString() const;
 };
 
-/// One return value of a schema.
+/// One return value of a schema (string fields as for SchemaArgument).
 struct SchemaReturn {
   /// The return's name, empty when unnamed.
-  std::string Name;
+  llvm::StringRef Name;
   SchemaType Type;
   std::optional<AliasInfo> Alias;
 
@@ -200,17 +206,17 @@ struct SchemaReturn {
   std::string toString() const;
 };
 
-/// A parsed operator schema.
+namespace detail {
+class OperatorSchemaParser;
+} // namespace detail
+
+/// A parsed operator schema. It is created by parseOperatorSchema and keeps
+/// its source text alive (shared between copies, so copies are cheap); the
+/// string fields of its arguments and returns are views into that text.
 class OperatorSchema {
 public:
+  /// Creates an empty schema (no name, no arguments).
   OperatorSchema() = default;
-  OperatorSchema(std::string Namespace, std::string Name,
-                 std::string OverloadName,
-                 std::vector<SchemaArgument> Arguments,
-                 std::vector<SchemaReturn> Returns, OperatorTagSet Tags = {})
-      : Namespace(std::move(Namespace)), Name(std::move(Name)),
-        OverloadName(std::move(OverloadName)), Arguments(std::move(Arguments)),
-        Returns(std::move(Returns)), Tags(Tags) {}
 
   /// Returns the namespace ("aten"), empty if the schema was unqualified.
   llvm::StringRef getNamespace() const { return Namespace; }
@@ -218,8 +224,7 @@ public:
   llvm::StringRef getName() const { return Name; }
   /// Returns the overload name, "default" when the schema names none.
   llvm::StringRef getOverloadName() const {
-    return OverloadName.empty() ? llvm::StringRef("default")
-                                : llvm::StringRef(OverloadName);
+    return OverloadName.empty() ? llvm::StringRef("default") : OverloadName;
   }
   /// Returns true if the schema text named an overload.
   bool hasExplicitOverload() const { return !OverloadName.empty(); }
@@ -257,9 +262,13 @@ public:
   std::string toString(bool IncludeNamespace = true) const;
 
 private:
+  friend class detail::OperatorSchemaParser;
+
+  /// Owns the text the views point into; null when parsed from static text.
+  std::shared_ptr<const std::string> OwnedText;
   std::string Namespace;
-  std::string Name;
-  std::string OverloadName;
+  llvm::StringRef Name;
+  llvm::StringRef OverloadName;
   std::vector<SchemaArgument> Arguments;
   std::vector<SchemaReturn> Returns;
   OperatorTagSet Tags;
@@ -270,10 +279,17 @@ private:
 /// which case \p DefaultNamespace (possibly empty) becomes its namespace. A
 /// qualified text whose namespace differs from a non-empty \p
 /// DefaultNamespace is an error. An explicit `.default` overload is the same
-/// as none. Errors name the 1-based column and what was expected there.
+/// as none. Errors name the 1-based column and what was expected there. The
+/// schema keeps its own copy of \p Text.
 llvm::Expected<OperatorSchema>
 parseOperatorSchema(llvm::StringRef Text,
                     llvm::StringRef DefaultNamespace = "");
+
+/// Like parseOperatorSchema, but without copying: \p StaticText must outlive
+/// the schema and all its copies (a string literal, for example).
+llvm::Expected<OperatorSchema>
+parseStaticOperatorSchema(llvm::StringRef StaticText,
+                          llvm::StringRef DefaultNamespace = "");
 
 /// Returns true if \p Word is a Python 3 keyword (`from`, `lambda`, `None`,
 /// ...); soft keywords such as `match` and `type` are not keywords.

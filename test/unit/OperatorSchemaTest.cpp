@@ -20,6 +20,8 @@ using namespace pt2ir;
 
 namespace {
 
+using StringRefs = llvm::SmallVector<llvm::StringRef, 2>;
+
 /// Parses \p Text, failing the test on error.
 OperatorSchema parseOk(llvm::StringRef Text, llvm::StringRef Namespace = "") {
   llvm::Expected<OperatorSchema> Schema = parseOperatorSchema(Text, Namespace);
@@ -163,9 +165,9 @@ TEST(OperatorSchemaTest, ParsesEveryTypeKind) {
 
   // Types print back as written.
   for (const SchemaArgument &Arg : S.arguments())
-    EXPECT_NE(S.toString().find(Arg.typeString() + " " + Arg.Name),
+    EXPECT_NE(S.toString().find(Arg.typeString() + " " + Arg.Name.str()),
               std::string::npos)
-        << Arg.Name;
+        << Arg.Name.str();
   EXPECT_EQ(S.findArgument("d")->typeString(), "Tensor?[]");
   EXPECT_EQ(S.findArgument("z")->typeString(), "int[1]?");
   EXPECT_EQ(S.findArgument("missing"), nullptr);
@@ -180,7 +182,7 @@ TEST(OperatorSchemaTest, AliasAnnotations) {
   ASSERT_TRUE(Self.Alias.has_value());
   EXPECT_EQ(Self.Alias->getAliasSet(), "a");
   EXPECT_TRUE(Self.Alias->IsWrite);
-  EXPECT_TRUE(Self.Alias->AfterSets.empty());
+  EXPECT_TRUE(Self.Alias->afterSets().empty());
   EXPECT_TRUE(Self.isWrite());
   EXPECT_FALSE(Self.isOut());
   EXPECT_EQ(Self.typeString(), "Tensor(a!)");
@@ -201,16 +203,15 @@ TEST(OperatorSchemaTest, AliasAnnotations) {
   OperatorSchema Wildcard =
       parseOk("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]");
   const AliasInfo &W = *Wildcard.arguments()[0].Alias;
-  EXPECT_EQ(W.BeforeSets, llvm::SmallVector<std::string>({"a"}));
-  EXPECT_EQ(W.AfterSets, llvm::SmallVector<std::string>({"*"}));
+  EXPECT_EQ(W.beforeSets(), StringRefs({"a"}));
+  EXPECT_EQ(W.afterSets(), StringRefs({"*"}));
   EXPECT_FALSE(W.IsWrite);
   EXPECT_EQ(W.toString(), "a -> *");
   EXPECT_TRUE(Wildcard.returns()[0].Type.IsList);
   EXPECT_EQ(Wildcard.returns()[0].typeString(), "Tensor(a)[]");
 
   OperatorSchema Multi = parseOk("f(Tensor(a|b!) x, Tensor(*) y) -> ()");
-  EXPECT_EQ(Multi.arguments()[0].Alias->BeforeSets,
-            llvm::SmallVector<std::string>({"a", "b"}));
+  EXPECT_EQ(Multi.arguments()[0].Alias->beforeSets(), StringRefs({"a", "b"}));
   EXPECT_TRUE(Multi.arguments()[0].Alias->IsWrite);
   EXPECT_EQ(Multi.arguments()[0].typeString(), "Tensor(a|b!)");
   EXPECT_EQ(Multi.arguments()[1].Alias->getAliasSet(), "*");
