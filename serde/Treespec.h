@@ -22,6 +22,7 @@
 #ifndef PT2IR_SERDE_TREESPEC_H
 #define PT2IR_SERDE_TREESPEC_H
 
+#include "serde/TreespecJson.h"
 #include "serde/TreespecRegistry.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
