@@ -1,10 +1,13 @@
 //===- Printer.cpp - The readable text form of a program ------------------===//
 
 #include "ir/Printer.h"
+#include "ir/ArgumentBinding.h"
 #include "ir/Enums.h"
+#include "ir/PlaceholderNames.h"
+#include "ir/SymbolicExpr.h"
+#include "ir/PyRepr.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include <fmt/format.h>
 #include <cmath>
 
 namespace pt2ir {
@@ -23,9 +26,8 @@ static void printPyFloat(llvm::raw_ostream &os, double v) {
     os << (v < 0 ? "-inf" : "inf");
     return;
   }
-  std::string s = fmt::format("{}", v);
-  if (s.find_first_of(".en") == std::string::npos)
-    s += ".0";
+  std::string s;
+  appendPyFloatRepr(s, v);
   os << s;
 }
 
@@ -35,9 +37,25 @@ static void printQuoted(llvm::raw_ostream &os, llvm::StringRef s) {
   os << '"';
 }
 
+/// Expressions print in sympy's plain form (`s0 + 1`) whichever form the
+/// file used; text that does not parse is shown as written.
+static void printExprStr(llvm::raw_ostream &os, llvm::StringRef exprStr) {
+  if (sym::detectForm(exprStr) == sym::Form::Plain) {
+    os << exprStr;
+    return;
+  }
+  auto parsed = sym::parseSymExpr(exprStr);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    os << exprStr;
+    return;
+  }
+  os << sym::toString(*parsed, sym::Form::Plain);
+}
+
 static void printSymValue(llvm::raw_ostream &os, const SymValue &s) {
   switch (s.kind) {
-  case SymValue::Kind::Expr: os << s.expr.exprStr; return;
+  case SymValue::Kind::Expr: printExprStr(os, s.expr.exprStr); return;
   case SymValue::Kind::Int: os << s.intValue; return;
   case SymValue::Kind::Bool: os << (s.boolValue ? "True" : "False"); return;
   case SymValue::Kind::Float: printPyFloat(os, s.floatValue); return;
@@ -223,34 +241,57 @@ static void printResultTypes(llvm::raw_ostream &os, const Node &n) {
   llvm::interleaveComma(types, os);
 }
 
-void printNode(llvm::raw_ostream &os, const Node &n) {
+void printNode(llvm::raw_ostream &os, const Node &n, const PrintOptions &options) {
   if (!n.getOutputs().empty()) {
     printResults(os, n);
     os << " = ";
   }
   os << shortTarget(n.getTarget()) << '(';
-  llvm::interleaveComma(n.getInputs(), os, [&](const NamedArgument &in) {
-    if (in.isKeyword())
+  for (size_t i = 0; i < n.getInputs().size(); ++i) {
+    const NamedArgument &in = n.getInputs()[i];
+    if (i)
+      os << ", ";
+    if (isPassedByKeyword(n, i, options.registry))
       os << in.name << '=';
     printArgument(os, in.arg);
-  });
+  }
   os << ')';
   printResultTypes(os, n);
 }
 
 static void printGraphImpl(llvm::raw_ostream &os, const Graph &g, unsigned indent,
-                           const PrintOptions &options, llvm::StringRef label) {
+                           const PrintOptions &options, llvm::StringRef label,
+                           const GraphSignature *signature) {
   os.indent(indent) << label << '(';
-  llvm::interleaveComma(g.getInputs(), os, [&](const Argument &in) {
+  std::vector<std::string> names = placeholderNames(g, signature);
+  for (size_t i = 0; i < g.getInputs().size(); ++i) {
+    const Argument &in = g.getInputs()[i];
+    if (i)
+      os << ", ";
+    if (Value *v = in.getSingleValue()) {
+      os << '%' << v->getName() << ": " << describeValueType(*v);
+      continue;
+    }
+    os << '%' << names[i] << " = ";
     printArgument(os, in);
-    if (Value *v = in.getSingleValue())
-      os << ": " << describeValueType(*v);
-  });
+  }
   os << ") {\n";
+  for (const InputBinding &b : g.getInputBindings()) {
+    const Value *v = b.inputIndex < g.getInputs().size()
+                         ? g.getInputs()[b.inputIndex].getSingleValue()
+                         : nullptr;
+    os.indent(indent + 2) << "// unbacked: " << b.binding.symbol << " <- "
+                          << (v ? v->getName() : "?")
+                          << bindingPathToString(b.binding.path) << '\n';
+  }
   for (const Node &n : g.getNodes()) {
     os.indent(indent + 2);
-    printNode(os, n);
+    printNode(os, n, options);
     os << '\n';
+    for (const SymbolBinding &b : n.getUnbackedBindings())
+      os.indent(indent + 4) << "// unbacked: " << b.symbol << " <- "
+                            << n.getName() << bindingPathToString(b.path)
+                            << '\n';
     if (options.printMetadata)
       for (auto &kv : n.getMetadata()) {
         llvm::StringRef value = kv.second;
@@ -261,7 +302,7 @@ static void printGraphImpl(llvm::raw_ostream &os, const Graph &g, unsigned inden
     for (const NamedArgument &in : n.getInputs())
       if (in.arg.getKind() == ArgKind::Graph && in.arg.getGraphArg().graph)
         printGraphImpl(os, *in.arg.getGraphArg().graph, indent + 4, options,
-                       ("@" + in.arg.getGraphArg().name).str());
+                       ("@" + in.arg.getGraphArg().name).str(), nullptr);
   }
   os.indent(indent + 2) << "return ";
   llvm::interleaveComma(g.getOutputs(), os, [&](const Argument &out) { printArgument(os, out); });
@@ -270,12 +311,16 @@ static void printGraphImpl(llvm::raw_ostream &os, const Graph &g, unsigned inden
 }
 
 void printGraph(llvm::raw_ostream &os, const Graph &g, unsigned indent, const PrintOptions &options) {
-  printGraphImpl(os, g, indent, options, "graph");
+  printGraphImpl(os, g, indent, options, "graph", nullptr);
 }
 
-static void printSignature(llvm::raw_ostream &os, const GraphSignature &sig) {
+static void printSignature(llvm::raw_ostream &os, const GraphSignature &sig, const Graph &g) {
   os << "signature {\n";
-  for (const InputSpec &s : sig.inputSpecs) {
+  std::vector<std::string> names = placeholderNames(g, &sig);
+  for (size_t index = 0; index < sig.inputSpecs.size(); ++index) {
+    const InputSpec &s = sig.inputSpecs[index];
+    if (index >= names.size())
+      names.push_back("arg" + std::to_string(index));
     os << "  input ";
     if (s.kind == InputKind::ConstantInput) {
       os << s.target << " = ";
@@ -287,7 +332,11 @@ static void printSignature(llvm::raw_ostream &os, const GraphSignature &sig) {
       os << "<" << s.unknownKey << ">\n";
       continue;
     }
-    printArgument(os, s.arg);
+    if (s.arg.getSingleValue() || s.arg.getKind() == ArgKind::Tensor || s.arg.getKind() == ArgKind::Token ||
+        s.arg.getKind() == ArgKind::CustomObj || s.arg.getKind() == ArgKind::SymInt)
+      printArgument(os, s.arg);
+    else
+      os << '%' << names[index] << " = ", printArgument(os, s.arg);
     os << " : " << inputKindMemberName(s.kind);
     if (!s.target.empty())
       os << ' ' << '"' << s.target << '"';
@@ -315,7 +364,7 @@ void printProgram(llvm::raw_ostream &os, const ExportedProgram &ep, const PrintO
      << ep.torchVersion << "\" verifiers [";
   llvm::interleaveComma(ep.verifiers, os);
   os << "]\n";
-  printSignature(os, ep.graphModule.signature);
+  printSignature(os, ep.graphModule.signature, ep.getGraph());
   if (!ep.rangeConstraints.empty()) {
     os << "range_constraints {\n";
     for (auto &kv : ep.rangeConstraints) {
@@ -333,7 +382,7 @@ void printProgram(llvm::raw_ostream &os, const ExportedProgram &ep, const PrintO
     }
     os << "}\n";
   }
-  printGraph(os, ep.getGraph(), 0, options);
+  printGraphImpl(os, ep.getGraph(), 0, options, "graph", &ep.graphModule.signature);
 }
 
 } // namespace pt2ir

@@ -24,7 +24,12 @@
 
 namespace pt2ir {
 
+class OperatorRegistry;
+
 struct PrintOptions {
+  /// Schemas used to decide positional vs keyword for inputs without a
+  /// stored kind; null means the built-in aten table.
+  const OperatorRegistry *registry = nullptr;
   /// Show each node's metadata (stack traces are abbreviated to their last line).
   bool printMetadata = false;
 };
@@ -36,7 +41,7 @@ void printProgram(llvm::raw_ostream &os, const ExportedProgram &ep,
 void printGraph(llvm::raw_ostream &os, const Graph &g, unsigned indent = 0,
                 const PrintOptions &options = {});
 /// Prints one node on one line (without subgraph bodies).
-void printNode(llvm::raw_ostream &os, const Node &n);
+void printNode(llvm::raw_ostream &os, const Node &n, const PrintOptions &options = {});
 /// Prints an argument as it appears in a call.
 void printArgument(llvm::raw_ostream &os, const Argument &a);
 /// `f32[s0, 3]`-style type of a value, from its metadata.
