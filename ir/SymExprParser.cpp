@@ -353,18 +353,6 @@ Expr negate(const Expr &e) {
   return buildProduct({makeInteger(-1), e});
 }
 
-/// Flattens `lhs + rhs`.
-Expr buildSum(const Expr &lhs, const Expr &rhs) {
-  llvm::SmallVector<Expr, 4> terms;
-  for (const Expr *side : {&lhs, &rhs}) {
-    if (side->kind() == ExprKind::Add)
-      terms.append(side->operands().begin(), side->operands().end());
-    else
-      terms.push_back(*side);
-  }
-  return makeAdd(terms);
-}
-
 /// Flattens `lhs & rhs` / `lhs | rhs`.
 Expr buildLogical(ExprKind kind, llvm::ArrayRef<Expr> operands) {
   llvm::SmallVector<Expr, 4> flat;
@@ -523,48 +511,70 @@ private:
 
   // bitor := bitand ('|' bitand)*
   Expr parseBitOr() {
-    Expr lhs = parseBitAnd();
-    while (!lhs.isNull() && tok.kind == Tok::Pipe) {
+    Expr first = parseBitAnd();
+    if (first.isNull() || tok.kind != Tok::Pipe)
+      return first;
+    llvm::SmallVector<Expr, 4> operands{first};
+    while (tok.kind == Tok::Pipe) {
       advance();
-      Expr rhs = parseBitAnd();
-      if (rhs.isNull())
-        return rhs;
-      lhs = buildLogical(ExprKind::Or, {lhs, rhs});
+      Expr next = parseBitAnd();
+      if (next.isNull())
+        return next;
+      operands.push_back(next);
     }
-    return lhs;
+    return buildLogical(ExprKind::Or, operands);
   }
 
   // bitand := arith ('&' arith)*
   Expr parseBitAnd() {
-    Expr lhs = parseArith();
-    while (!lhs.isNull() && tok.kind == Tok::Amp) {
+    Expr first = parseArith();
+    if (first.isNull() || tok.kind != Tok::Amp)
+      return first;
+    llvm::SmallVector<Expr, 4> operands{first};
+    while (tok.kind == Tok::Amp) {
       advance();
-      Expr rhs = parseArith();
-      if (rhs.isNull())
-        return rhs;
-      lhs = buildLogical(ExprKind::And, {lhs, rhs});
+      Expr next = parseArith();
+      if (next.isNull())
+        return next;
+      operands.push_back(next);
     }
-    return lhs;
+    return buildLogical(ExprKind::And, operands);
   }
 
   // arith := term (('+' | '-') term)*
+  // Terms are collected and flattened once, so long sums stay linear.
   Expr parseArith() {
-    Expr lhs = parseTerm();
-    while (!lhs.isNull() && (tok.kind == Tok::Plus || tok.kind == Tok::Minus)) {
+    Expr first = parseTerm();
+    if (first.isNull() || (tok.kind != Tok::Plus && tok.kind != Tok::Minus))
+      return first;
+    llvm::SmallVector<Expr, 8> terms;
+    auto addTerm = [&](const Expr &term) {
+      if (term.kind() == ExprKind::Add)
+        terms.append(term.operands().begin(), term.operands().end());
+      else
+        terms.push_back(term);
+    };
+    addTerm(first);
+    while (tok.kind == Tok::Plus || tok.kind == Tok::Minus) {
       bool subtract = tok.kind == Tok::Minus;
       advance();
-      Expr rhs = parseTerm();
-      if (rhs.isNull())
-        return rhs;
-      lhs = buildSum(lhs, subtract ? negate(rhs) : rhs);
+      Expr term = parseTerm();
+      if (term.isNull())
+        return term;
+      addTerm(subtract ? negate(term) : term);
     }
-    return lhs;
+    return makeAdd(terms);
   }
 
   // term := factor (('*' | '/' | '//' | '%') factor)*
+  // A run of `*` and `/` is one product, built once at its end; `//` and `%`
+  // close the run and start a new one with their result.
   Expr parseTerm() {
-    Expr lhs = parseFactor();
-    while (!lhs.isNull()) {
+    Expr first = parseFactor();
+    if (first.isNull())
+      return first;
+    llvm::SmallVector<Expr, 8> factors{first};
+    while (true) {
       Tok op = tok.kind;
       if (op != Tok::Star && op != Tok::Slash && op != Tok::SlashSlash &&
           op != Tok::Percent)
@@ -574,63 +584,70 @@ private:
       Expr rhs = parseFactor();
       if (rhs.isNull())
         return rhs;
-      switch (op) {
-      case Tok::Star:
-        lhs = buildProduct({lhs, rhs});
-        break;
-      case Tok::Slash:
-        lhs = buildQuotient(lhs, rhs, opOffset);
-        break;
-      case Tok::SlashSlash:
-        lhs = makeFloorDiv(lhs, rhs);
-        break;
-      default:
-        lhs = makeMod(lhs, rhs);
-        break;
-      }
-    }
-    return lhs;
-  }
-
-  /// `lhs / rhs` as sympy builds it: exact numbers divide exactly, anything
-  /// else is multiplied by its reciprocal.
-  Expr buildQuotient(const Expr &lhs, const Expr &rhs, size_t opOffset) {
-    llvm::SmallVector<Expr, 4> factors{lhs};
-    llvm::SmallVector<Expr, 4> divisors;
-    if (rhs.kind() == ExprKind::Mul)
-      divisors.append(rhs.operands().begin(), rhs.operands().end());
-    else
-      divisors.push_back(rhs);
-    for (const Expr &divisor : divisors) {
-      if (isExactNumber(divisor)) {
-        auto [p, q] = fractionOf(divisor);
-        if (p == 0)
-          return failAt(opOffset, "division by zero");
-        Expr reciprocal = makeRational(q, p);
-        if (reciprocal.isNull())
-          return failAt(opOffset, "rational constant out of int64 range");
-        factors.push_back(reciprocal);
+      if (op == Tok::Star) {
+        factors.push_back(rhs);
         continue;
       }
-      if (divisor.kind() == ExprKind::Pow &&
-          (isExactNumber(divisor.operand(1)) ||
-           divisor.operand(1).kind() == ExprKind::Float)) {
-        Expr exponent = negateNumber(divisor.operand(1));
+      if (op == Tok::Slash) {
+        if (!appendReciprocal(rhs, factors, opOffset))
+          return Expr();
+        continue;
+      }
+      Expr lhs = finishProduct(factors, opOffset);
+      if (lhs.isNull())
+        return lhs;
+      factors.assign(1, op == Tok::SlashSlash ? makeFloorDiv(lhs, rhs)
+                                              : makeMod(lhs, rhs));
+    }
+    return finishProduct(factors, tok.offset);
+  }
+
+  Expr finishProduct(llvm::ArrayRef<Expr> factors, size_t offset) {
+    if (factors.size() == 1)
+      return factors.front();
+    Expr product = buildProduct(factors);
+    if (product.isNull())
+      return failAt(offset, "rational constant out of int64 range");
+    return product;
+  }
+
+  /// Appends the factors of `1/divisor` as sympy builds them: exact numbers
+  /// invert exactly, powers with numeric exponents flip the exponent's sign,
+  /// products invert factor by factor, anything else becomes Pow(x, -1).
+  bool appendReciprocal(const Expr &divisor, llvm::SmallVectorImpl<Expr> &out,
+                        size_t opOffset) {
+    llvm::SmallVector<Expr, 4> parts;
+    if (divisor.kind() == ExprKind::Mul)
+      parts.append(divisor.operands().begin(), divisor.operands().end());
+    else
+      parts.push_back(divisor);
+    for (const Expr &part : parts) {
+      if (isExactNumber(part)) {
+        auto [p, q] = fractionOf(part);
+        if (p == 0) {
+          failAt(opOffset, "division by zero");
+          return false;
+        }
+        Expr reciprocal = makeRational(q, p);
+        if (reciprocal.isNull()) {
+          failAt(opOffset, "rational constant out of int64 range");
+          return false;
+        }
+        out.push_back(reciprocal);
+        continue;
+      }
+      if (part.kind() == ExprKind::Pow &&
+          (isExactNumber(part.operand(1)) ||
+           part.operand(1).kind() == ExprKind::Float)) {
+        Expr exponent = negateNumber(part.operand(1));
         if (!exponent.isNull()) {
-          factors.push_back(makePow(divisor.operand(0), exponent));
+          out.push_back(makePow(part.operand(0), exponent));
           continue;
         }
       }
-      factors.push_back(makePow(divisor, makeInteger(-1)));
+      out.push_back(makePow(part, makeInteger(-1)));
     }
-    // `1/x` is just Pow(x, -1).
-    if (factors.size() == 2 && lhs.kind() == ExprKind::Integer &&
-        lhs.integerValue() == 1 && !isExactNumber(factors[1]))
-      return factors[1];
-    Expr product = buildProduct(factors);
-    if (product.isNull())
-      return failAt(opOffset, "rational constant out of int64 range");
-    return product;
+    return true;
   }
 
   // factor := ('-' | '+' | '~') factor | power

@@ -103,10 +103,12 @@ std::string formatFloat(double value, int dps, bool stripZeros) {
          (exponent > 0 ? "+" : "") + std::to_string(exponent);
 }
 
-std::string plainFloat(const Expr &e) {
+/// sympy's str() shows all digits of a top-level Float and strips trailing
+/// zeros from nested ones (`full_prec="auto"`).
+std::string plainFloat(const Expr &e, bool nested) {
   if (!e.floatSpelling().empty() && e.floatSpellingForm() == Form::Plain)
     return e.floatSpelling().str();
-  return formatFloat(e.floatValue(), strDigits(e.floatPrecision()), false);
+  return formatFloat(e.floatValue(), strDigits(e.floatPrecision()), nested);
 }
 
 std::string sreprFloat(const Expr &e) {
@@ -138,6 +140,10 @@ bool isNegativeNumber(const Expr &e) {
   default:
     return false;
   }
+}
+
+bool isIntegerValue(const Expr &e, int64_t value) {
+  return e.kind() == ExprKind::Integer && e.integerValue() == value;
 }
 
 /// The leading numeric factors of a product folded into one number (the way
@@ -178,20 +184,23 @@ Expr multiplyNumbers(const Expr &a, const Expr &b) {
   return makeRational(p, q);
 }
 
+/// srepr splits a negative coefficient c into `-1, |c|`; sympy's own product
+/// has the single coefficient c. Folds that pair back, and otherwise takes
+/// a leading number as it is.
 Coefficient leadingCoefficient(const Expr &mul) {
   Coefficient result;
-  for (const Expr &factor : mul.operands()) {
-    if (!isNumber(factor))
-      break;
-    if (result.value.isNull()) {
-      result.value = factor;
-    } else {
-      Expr product = multiplyNumbers(result.value, factor);
-      if (product.isNull())
-        break;
+  llvm::ArrayRef<Expr> factors = mul.operands();
+  if (factors.empty() || !isNumber(factors[0]))
+    return result;
+  result.value = factors[0];
+  result.count = 1;
+  if (isIntegerValue(factors[0], -1) && factors.size() > 1 &&
+      isNumber(factors[1]) && !isNegativeNumber(factors[1])) {
+    Expr product = multiplyNumbers(factors[0], factors[1]);
+    if (!product.isNull()) {
       result.value = product;
+      result.count = 2;
     }
-    ++result.count;
   }
   return result;
 }
@@ -216,10 +225,6 @@ Expr negateNumber(const Expr &e) {
   default:
     return Expr();
   }
-}
-
-bool isIntegerValue(const Expr &e, int64_t value) {
-  return e.kind() == ExprKind::Integer && e.integerValue() == value;
 }
 
 /// sympy's `could_extract_minus_sign` for the shapes we print.
@@ -316,6 +321,14 @@ double precedenceOf(const Expr &e) {
 class PlainPrinter {
 public:
   std::string print(const Expr &e) {
+    ++level;
+    std::string text = printNode(e);
+    --level;
+    return text;
+  }
+
+private:
+  std::string printNode(const Expr &e) {
     switch (e.kind()) {
     case ExprKind::Integer:
       return std::to_string(e.integerValue());
@@ -323,7 +336,7 @@ public:
       return std::to_string(e.numerator()) + "/" +
              std::to_string(e.denominator());
     case ExprKind::Float:
-      return plainFloat(e);
+      return plainFloat(e, level > 1);
     case ExprKind::Boolean:
       return e.booleanValue() ? "True" : "False";
     case ExprKind::Infinity:
@@ -375,7 +388,6 @@ public:
     return "";
   }
 
-private:
   /// Wraps `e` in parentheses when its precedence is at most `level`.
   std::string parenthesize(const Expr &e, double level) {
     std::string text = print(e);
@@ -530,6 +542,9 @@ private:
     return parenthesize(base, kPrecPow) + "**" +
            parenthesize(exponent, kPrecPow);
   }
+
+  /// Nesting of the node being printed; 1 for the root.
+  unsigned level = 0;
 };
 
 //===----------------------------------------------------------------------===//
