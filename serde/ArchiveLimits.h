@@ -1,4 +1,4 @@
-//===- ArchiveLimits.h - Resource limits for reading zip archives -*- C++ -*-===//
+//===- ArchiveLimits.h - Resource limits for reading zip --------*- C++ -*-===//
 //
 // The limits a zip reader enforces before it trusts an archive: how many
 // entries it may list and how many decompressed bytes a single entry, and all

@@ -40,9 +40,9 @@ std::string quoteEntryName(StringRef name) {
 }
 
 static Error nameError(StringRef name, const Twine &problem) {
-  return createStringError(inconvertibleErrorCode(),
-                           "unsafe entry name " + quoteEntryName(name) + ": " +
-                               problem);
+  return createStringError(inconvertibleErrorCode(), "unsafe entry name " +
+                                                         quoteEntryName(name) +
+                                                         ": " + problem);
 }
 
 Error validateEntryName(StringRef name) {
@@ -83,9 +83,9 @@ Error validatePathComponent(StringRef component, StringRef what) {
                              what + " " + quoteEntryName(component) +
                                  " must not contain '/'");
   if (Error err = validateEntryName(component))
-    return createStringError(inconvertibleErrorCode(),
-                             what + " is not usable in an entry name: " +
-                                 toString(std::move(err)));
+    return createStringError(
+        inconvertibleErrorCode(),
+        what + " is not usable in an entry name: " + toString(std::move(err)));
   return Error::success();
 }
 

@@ -1,4 +1,4 @@
-//===- ArchivePath.h - Safety rules for names inside zip archives -*- C++ -*-===//
+//===- ArchivePath.h - Safety rules for names inside zip --------*- C++ -*-===//
 //
 // Entry names come from untrusted files. These checks reject every name that
 // could escape a directory or alias another entry when a tool extracts the

@@ -1,4 +1,4 @@
-//===- ArchivePayload.h - Bytes to be written into an archive -----*- C++ -*-===//
+//===- ArchivePayload.h - Bytes to be written into an archive ---*- C++ -*-===//
 //
 // A PayloadSource is the content of one archive entry before it is written:
 // either bytes held in memory, or an entry of an already open zip file whose

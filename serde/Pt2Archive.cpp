@@ -79,11 +79,10 @@ Expected<Pt2Archive> Pt2Archive::open(StringRef path,
     for (const ZipEntryInfo &entry : entries) {
       StringRef name = entry.name;
       if (name.contains('/') && !name.starts_with(L::LegacyExtraDir))
-        return archiveError(path,
-                            "entry " + quoteEntryName(name) +
-                                " is outside the legacy layout (root "
-                                "members and " +
-                                L::LegacyExtraDir + " only)");
+        return archiveError(path, "entry " + quoteEntryName(name) +
+                                      " is outside the legacy layout (root "
+                                      "members and " +
+                                      L::LegacyExtraDir + " only)");
     }
   } else {
     // torch takes the folder from the first entry and requires every other
@@ -104,11 +103,11 @@ Expected<Pt2Archive> Pt2Archive::open(StringRef path,
         return archiveError(path, "entry " + quoteEntryName(name) +
                                       " is not inside the top-level folder " +
                                       quoteEntryName(archive.root));
-      return archiveError(path,
-                          "more than one top-level folder: " +
-                              quoteEntryName(archive.root) + " and " +
-                              quoteEntryName(name.take_front(otherSlash)) +
-                              " (entry " + quoteEntryName(name) + ")");
+      return archiveError(
+          path,
+          "more than one top-level folder: " + quoteEntryName(archive.root) +
+              " and " + quoteEntryName(name.take_front(otherSlash)) +
+              " (entry " + quoteEntryName(name) + ")");
     }
   }
 
@@ -166,11 +165,11 @@ const ZipEntryInfo *Pt2Archive::entryInfo(StringRef path) const {
 Expected<size_t> Pt2Archive::indexOf(StringRef path) const {
   auto it = zipIndex.find(path);
   if (it == zipIndex.end())
-    return archiveError(reader->path(), "no entry " + quoteEntryName(path) +
-                                            (root.empty()
-                                                 ? std::string()
-                                                 : " in folder " +
-                                                       quoteEntryName(root)));
+    return archiveError(reader->path(),
+                        "no entry " + quoteEntryName(path) +
+                            (root.empty()
+                                 ? std::string()
+                                 : " in folder " + quoteEntryName(root)));
   return it->second;
 }
 
@@ -297,8 +296,8 @@ Expected<Pt2ArchiveContents> Pt2Archive::readPt2Contents() const {
         return assignSmall(contents.serializationId);
       if (middleName(path, L::ModelsDir, L::ModelSuffix))
         return Error::success(); // Read in pass 1.
-      if (Pt2Model *model = modelFor(
-              middleName(path, L::WeightsDir, L::WeightsConfigSuffix)))
+      if (Pt2Model *model =
+              modelFor(middleName(path, L::WeightsDir, L::WeightsConfigSuffix)))
         return assignJson(model->weightsConfigJson);
       if (Pt2Model *model = modelFor(
               middleName(path, L::ConstantsDir, L::ConstantsConfigSuffix)))
@@ -354,8 +353,8 @@ Expected<Pt2ArchiveContents> Pt2Archive::readPt2Contents() const {
         owner.try_emplace((dir + name).str(), &model);
       return Error::success();
     };
-    if (Error err = claim(model.weightsConfigJson, L::WeightsDir,
-                          "weights config"))
+    if (Error err =
+            claim(model.weightsConfigJson, L::WeightsDir, "weights config"))
       return err;
     if (Error err = claim(model.constantsConfigJson, L::ConstantsDir,
                           "constants config"))
@@ -376,9 +375,8 @@ Expected<Pt2ArchiveContents> Pt2Archive::readPt2Contents() const {
         .push_back({path.drop_front(dir.size()).str(), source});
   }
 
-  llvm::sort(others, [](const auto &a, const auto &b) {
-    return a.first < b.first;
-  });
+  llvm::sort(others,
+             [](const auto &a, const auto &b) { return a.first < b.first; });
   for (auto &[index, path] : others)
     contents.otherFiles.push_back(
         {path, PayloadSource::fromZipEntry(reader, zipIndex.lookup(path))});

@@ -1,4 +1,4 @@
-//===- Pt2Archive.h - Reading PyTorch .pt2 archives ---------------*- C++ -*-===//
+//===- Pt2Archive.h - Reading PyTorch .pt2 archives -------------*- C++ -*-===//
 //
 // A `.pt2` file is a zip whose entries all sit under one top-level folder
 // (see Pt2ArchiveLayout.h for the names inside it). Pt2Archive opens one,

@@ -7,12 +7,12 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/xxhash.h"
+#include <algorithm>
+#include <cstdio>
 #include <rapidjson/encodedstream.h>
 #include <rapidjson/error/en.h>
 #include <rapidjson/memorystream.h>
 #include <rapidjson/reader.h>
-#include <algorithm>
-#include <cstdio>
 
 using namespace llvm;
 
@@ -83,7 +83,8 @@ private:
 
 } // namespace
 
-Expected<std::vector<std::string>> payloadConfigPathNames(StringRef configJson) {
+Expected<std::vector<std::string>>
+payloadConfigPathNames(StringRef configJson) {
   rapidjson::MemoryStream memory(configJson.data(), configJson.size());
   rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream>
       input(memory);
@@ -100,8 +101,8 @@ Expected<std::vector<std::string>> payloadConfigPathNames(StringRef configJson) 
     return createStringError(
         inconvertibleErrorCode(),
         "payload config is not valid JSON: " +
-            Twine(rapidjson::GetParseError_En(result.Code())) +
-            " at byte " + Twine(result.Offset()));
+            Twine(rapidjson::GetParseError_En(result.Code())) + " at byte " +
+            Twine(result.Offset()));
   if (!collector.rootIsObject || !collector.sawConfig)
     return createStringError(inconvertibleErrorCode(),
                              "payload config has no \"config\" object");
@@ -119,8 +120,8 @@ std::string rootFolderForFile(StringRef path) {
   return base.str();
 }
 
-std::string
-computeSerializationId(ArrayRef<std::pair<std::string, uint32_t>> namesAndCrcs) {
+std::string computeSerializationId(
+    ArrayRef<std::pair<std::string, uint32_t>> namesAndCrcs) {
   std::vector<StringRef> names;
   names.reserve(namesAndCrcs.size());
   std::string crcBytes;

@@ -1,4 +1,4 @@
-//===- Pt2ArchiveLayout.h - Names and rules of the .pt2 layout ----*- C++ -*-===//
+//===- Pt2ArchiveLayout.h - Names and rules of the .pt2 layout --*- C++ -*-===//
 //
 // The fixed names of PyTorch's `.pt2` archive (torch.export.save /
 // package_pt2) and of the pre-archive layout (torch <= ~2.5), all relative to
@@ -38,7 +38,7 @@ inline constexpr llvm::StringLiteral SerializationIdPath =
     ".data/serialization_id";
 
 // Per-model files; `<m>` is the model name.
-inline constexpr llvm::StringLiteral ModelsDir = "models/";     // <m>.json
+inline constexpr llvm::StringLiteral ModelsDir = "models/"; // <m>.json
 inline constexpr llvm::StringLiteral ModelSuffix = ".json";
 inline constexpr llvm::StringLiteral WeightsDir = "data/weights/";
 inline constexpr llvm::StringLiteral WeightsConfigSuffix =
@@ -97,9 +97,8 @@ std::string rootFolderForFile(llvm::StringRef path);
 /// hash over the sorted record names, then 20 digits of a hash over the
 /// records' CRC-32s in write order. Unlike torch's (which iterates an
 /// unordered set), it is the same on every machine.
-std::string
-computeSerializationId(llvm::ArrayRef<std::pair<std::string, uint32_t>>
-                           namesAndCrcs);
+std::string computeSerializationId(
+    llvm::ArrayRef<std::pair<std::string, uint32_t>> namesAndCrcs);
 
 } // namespace pt2layout
 } // namespace pt2ir

@@ -31,12 +31,11 @@ public:
     if (Error err = validateEntryName(name))
       return planError(outputPath, toString(std::move(err)));
     if (StringRef(name).ends_with("/"))
-      return planError(outputPath, "entry " + quoteEntryName(name) +
-                                       " names a directory");
-    if (!names.insert(name).second)
       return planError(outputPath,
-                       "two files would both be written as " +
-                           quoteEntryName(name));
+                       "entry " + quoteEntryName(name) + " names a directory");
+    if (!names.insert(name).second)
+      return planError(outputPath, "two files would both be written as " +
+                                       quoteEntryName(name));
     entries.push_back({std::move(name), std::move(payload)});
     return Error::success();
   }
@@ -73,12 +72,11 @@ Error addModelFiles(EntryList &list, const Pt2Model &model) {
                              *model.constantsPickle))
       return err;
   if (model.constantsConfigJson)
-    if (Error err = list.addText(
-            L::ConstantsDir + m + L::ConstantsConfigSuffix,
-            *model.constantsConfigJson))
+    if (Error err = list.addText(L::ConstantsDir + m + L::ConstantsConfigSuffix,
+                                 *model.constantsConfigJson))
       return err;
-  if (Error err = list.addText(L::ModelsDir + m + L::ModelSuffix,
-                               model.programJson))
+  if (Error err =
+          list.addText(L::ModelsDir + m + L::ModelSuffix, model.programJson))
     return err;
   if (model.sampleInputs)
     if (Error err = list.add(L::SampleInputsDir + m + L::SampleInputsSuffix,
@@ -102,13 +100,12 @@ Error checkConfigReferences(StringRef path, const EntryList &list,
     for (const std::string &name : *names)
       if (!list.contains((dir + name).str()))
         return planError(path, "model " + quoteEntryName(model.name) + ": " +
-                                   what + " refers to " +
-                                   quoteEntryName(name) +
+                                   what + " refers to " + quoteEntryName(name) +
                                    ", which is not in the archive");
     return Error::success();
   };
-  if (Error err = check(model.weightsConfigJson, L::WeightsDir,
-                        "the weights config"))
+  if (Error err =
+          check(model.weightsConfigJson, L::WeightsDir, "the weights config"))
     return err;
   return check(model.constantsConfigJson, L::ConstantsDir,
                "the constants config");
@@ -118,9 +115,8 @@ Error checkConfigReferences(StringRef path, const EntryList &list,
 
 Expected<std::vector<ZipWriteEntry>>
 planPt2Archive(StringRef path, const Pt2ArchiveContents &contents) {
-  std::string root = contents.rootFolder.empty()
-                         ? L::rootFolderForFile(path)
-                         : contents.rootFolder;
+  std::string root = contents.rootFolder.empty() ? L::rootFolderForFile(path)
+                                                 : contents.rootFolder;
   if (root.empty())
     return planError(path, "cannot derive a root folder name from the file "
                            "name; set rootFolder");
@@ -142,8 +138,8 @@ planPt2Archive(StringRef path, const Pt2ArchiveContents &contents) {
     if (Error err = validatePathComponent(model.name, "model name"))
       return planError(path, toString(std::move(err)));
     if (!modelNames.insert(model.name).second)
-      return planError(path, "two models are named " +
-                                 quoteEntryName(model.name));
+      return planError(path,
+                       "two models are named " + quoteEntryName(model.name));
     if (Error err = addModelFiles(list, model))
       return err;
   }
@@ -171,18 +167,16 @@ planPt2Archive(StringRef path, const Pt2ArchiveContents &contents) {
   };
   if (Error err = list.addText(L::ArchiveFormatPath, contents.archiveFormat))
     return err;
+  if (Error err = list.addText(
+          L::ArchiveVersionPath,
+          orDefault(contents.archiveVersion, L::ArchiveVersionValue)))
+    return err;
   if (Error err =
-          list.addText(L::ArchiveVersionPath,
-                       orDefault(contents.archiveVersion,
-                                 L::ArchiveVersionValue)))
+          list.addText(L::DataVersionPath,
+                       orDefault(contents.dataVersion, L::DataVersionValue)))
     return err;
-  if (Error err = list.addText(L::DataVersionPath,
-                               orDefault(contents.dataVersion,
-                                         L::DataVersionValue)))
-    return err;
-  if (Error err = list.addText(L::ByteOrderPath,
-                               orDefault(contents.byteOrder,
-                                         L::ByteOrderValue)))
+  if (Error err = list.addText(
+          L::ByteOrderPath, orDefault(contents.byteOrder, L::ByteOrderValue)))
     return err;
 
   std::vector<ZipWriteEntry> entries = std::move(list.entries);
@@ -204,8 +198,8 @@ planPt2Archive(StringRef path, const Pt2ArchiveContents &contents) {
     if (entry.name == idName)
       return planError(path, "two files would both be written as " +
                                  quoteEntryName(L::SerializationIdPath));
-  entries.push_back(
-      {std::move(idName), PayloadSource::fromBytes(std::move(serializationId))});
+  entries.push_back({std::move(idName),
+                     PayloadSource::fromBytes(std::move(serializationId))});
   return entries;
 }
 

@@ -1,4 +1,4 @@
-//===- Pt2ArchiveWriter.h - Writing PyTorch .pt2 archives ---------*- C++ -*-===//
+//===- Pt2ArchiveWriter.h - Writing PyTorch .pt2 archives -------*- C++ -*-===//
 //
 // Writes a Pt2ArchiveContents as torch.export.save lays a `.pt2` out: every
 // entry under one top-level folder, stored and 64-byte aligned (see

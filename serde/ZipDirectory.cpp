@@ -257,10 +257,9 @@ Error parseCentralHeader(ArrayRef<uint8_t> directory, size_t &pos,
                           " is not supported (only stored and deflated)");
   entry.method = ZipMethod(method);
   if (entry.isStored() && entry.compressedSize != entry.size)
-    return entryError(entry.name,
-                      "stored entry has compressed size " +
-                          Twine(entry.compressedSize) + " but size " +
-                          Twine(entry.size));
+    return entryError(entry.name, "stored entry has compressed size " +
+                                      Twine(entry.compressedSize) +
+                                      " but size " + Twine(entry.size));
   return Error::success();
 }
 
@@ -271,9 +270,9 @@ Error checkLocalHeader(ZipReadAt readAt, uint64_t directoryOffset,
   uint64_t headerEnd;
   if (!addChecked(entry.localHeaderOffset, LocalHeaderSize, headerEnd) ||
       headerEnd > directoryOffset)
-    return entryError(entry.name,
-                      "local header offset " + Twine(entry.localHeaderOffset) +
-                          " is not before the central directory");
+    return entryError(entry.name, "local header offset " +
+                                      Twine(entry.localHeaderOffset) +
+                                      " is not before the central directory");
   uint8_t h[LocalHeaderSize];
   if (Error err = readAt(entry.localHeaderOffset, h))
     return err;
@@ -298,11 +297,12 @@ Error checkLocalHeader(ZipReadAt readAt, uint64_t directoryOffset,
   StringRef localName(reinterpret_cast<const char *>(variable.data()),
                       nameLength);
   if (localName != entry.name)
-    return entryError(entry.name, "the local header names it " +
-                                      quoteEntryName(localName));
+    return entryError(entry.name,
+                      "the local header names it " + quoteEntryName(localName));
   if (method != uint16_t(entry.method))
     return entryError(entry.name, "the local header says compression method " +
-                                      Twine(method) + ", the central "
+                                      Twine(method) +
+                                      ", the central "
                                       "directory says " +
                                       Twine(uint16_t(entry.method)));
   if (flags & (FlagEncrypted | FlagMaskedHeaders))
@@ -335,13 +335,12 @@ Error checkLocalHeader(ZipReadAt readAt, uint64_t directoryOffset,
       return entryError(entry.name, "the local header's CRC-32 differs from "
                                     "the central directory's");
     if (size != entry.size || compressed != entry.compressedSize)
-      return entryError(entry.name,
-                        "the local header says " + Twine(compressed) + "/" +
-                            Twine(size) +
-                            " bytes (compressed/uncompressed), the central "
-                            "directory says " +
-                            Twine(entry.compressedSize) + "/" +
-                            Twine(entry.size));
+      return entryError(
+          entry.name,
+          "the local header says " + Twine(compressed) + "/" + Twine(size) +
+              " bytes (compressed/uncompressed), the central "
+              "directory says " +
+              Twine(entry.compressedSize) + "/" + Twine(entry.size));
   }
 
   entry.dataOffset = variableEnd;
@@ -386,8 +385,7 @@ Expected<ZipDirectory> scanZipDirectory(ZipReadAt readAt, uint64_t fileSize,
 
   if (records->entryCount > limits.maxEntries)
     return createStringError(inconvertibleErrorCode(),
-                             "the archive lists " +
-                                 Twine(records->entryCount) +
+                             "the archive lists " + Twine(records->entryCount) +
                                  " entries, more than the limit of " +
                                  Twine(limits.maxEntries));
   uint64_t directoryEnd;
@@ -399,9 +397,9 @@ Expected<ZipDirectory> scanZipDirectory(ZipReadAt readAt, uint64_t fileSize,
                    Twine(records->directorySize) +
                    " bytes) runs past the end records");
   if (records->directorySize / CentralHeaderSize < records->entryCount)
-    return corrupt("the central directory is " +
-                   Twine(records->directorySize) + " bytes, too small for " +
-                   Twine(records->entryCount) + " entries");
+    return corrupt("the central directory is " + Twine(records->directorySize) +
+                   " bytes, too small for " + Twine(records->entryCount) +
+                   " entries");
 
   std::vector<uint8_t> directory(records->directorySize);
   if (Error err = readAt(records->directoryOffset, directory))

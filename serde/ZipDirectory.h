@@ -1,4 +1,4 @@
-//===- ZipDirectory.h - Validating scan of a zip central directory -*- C++ -*-=//
+//===- ZipDirectory.h - Validating scan of a zip directory ------*- C++ -*-===//
 //
 // Parses the end records (plain and ZIP64), the central directory and every
 // local header of a zip file, and checks them against each other before any
@@ -64,9 +64,8 @@ struct ZipDirectory {
 
 /// Reads exactly `buffer.size()` bytes at `offset` of the file being scanned,
 /// or fails.
-using ZipReadAt =
-    llvm::function_ref<llvm::Error(uint64_t offset,
-                                   llvm::MutableArrayRef<uint8_t> buffer)>;
+using ZipReadAt = llvm::function_ref<llvm::Error(
+    uint64_t offset, llvm::MutableArrayRef<uint8_t> buffer)>;
 
 /// Scans and validates the directory of a zip file of `fileSize` bytes. Only
 /// stored and deflated, unencrypted entries are accepted.

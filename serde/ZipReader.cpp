@@ -51,8 +51,8 @@ std::string libzipErrorString(int code) {
 // ZipReader
 //===----------------------------------------------------------------------===//
 
-Expected<std::shared_ptr<ZipReader>> ZipReader::open(StringRef path,
-                                                     const ArchiveLimits &limits) {
+Expected<std::shared_ptr<ZipReader>>
+ZipReader::open(StringRef path, const ArchiveLimits &limits) {
   Expected<sys::fs::file_t> opened = sys::fs::openNativeFileForRead(path);
   if (!opened)
     return pathError(path, "cannot open: " + toString(opened.takeError()));
@@ -83,9 +83,9 @@ Expected<std::shared_ptr<ZipReader>> ZipReader::open(StringRef path,
   // reads exactly the file that was validated above.
   int libzipFd = ::dup(fd);
   if (libzipFd < 0)
-    return pathError(path, "cannot duplicate the file descriptor: " +
-                               std::error_code(errno, std::generic_category())
-                                   .message());
+    return pathError(
+        path, "cannot duplicate the file descriptor: " +
+                  std::error_code(errno, std::generic_category()).message());
   int code = 0;
   reader->archive = zip_fdopen(libzipFd, 0, &code);
   if (!reader->archive) {
@@ -104,12 +104,12 @@ Expected<std::shared_ptr<ZipReader>> ZipReader::open(StringRef path,
     const char *name = zip_get_name(reader->archive, i, ZIP_FL_ENC_RAW);
     zip_stat_t stat;
     zip_stat_init(&stat);
-    bool agrees = name && entry.name == name &&
-                  zip_stat_index(reader->archive, i, ZIP_FL_ENC_RAW, &stat) ==
-                      0 &&
-                  (stat.valid & ZIP_STAT_SIZE) && stat.size == entry.size &&
-                  (stat.valid & ZIP_STAT_COMP_SIZE) &&
-                  stat.comp_size == entry.compressedSize;
+    bool agrees =
+        name && entry.name == name &&
+        zip_stat_index(reader->archive, i, ZIP_FL_ENC_RAW, &stat) == 0 &&
+        (stat.valid & ZIP_STAT_SIZE) && stat.size == entry.size &&
+        (stat.valid & ZIP_STAT_COMP_SIZE) &&
+        stat.comp_size == entry.compressedSize;
     if (!agrees)
       return reader->entryError(i, "libzip and the central directory scan "
                                    "disagree about this entry");
@@ -140,14 +140,15 @@ Error ZipReader::entryError(size_t index, const Twine &message) const {
 
 Expected<ZipEntryStream> ZipReader::openEntry(size_t index) {
   if (index >= dir.entries.size())
-    return pathError(filePath, "entry index " + Twine(index) + " is out of range");
+    return pathError(filePath,
+                     "entry index " + Twine(index) + " is out of range");
   zip_file_t *file;
   {
     std::lock_guard<std::mutex> lock(libzipMutex);
     file = zip_fopen_index(archive, index, 0);
     if (!file)
-      return entryError(index, std::string("cannot open: ") +
-                                   zip_strerror(archive));
+      return entryError(index,
+                        std::string("cannot open: ") + zip_strerror(archive));
   }
   return ZipEntryStream(shared_from_this(), index, file);
 }
@@ -175,7 +176,8 @@ Expected<std::string> ZipReader::readEntry(size_t index) {
 
 Expected<std::unique_ptr<MemoryBuffer>> ZipReader::mapEntry(size_t index) {
   if (index >= dir.entries.size())
-    return pathError(filePath, "entry index " + Twine(index) + " is out of range");
+    return pathError(filePath,
+                     "entry index " + Twine(index) + " is out of range");
   const ZipEntryInfo &entry = dir.entries[index];
   if (!entry.isStored())
     return entryError(index, "is deflated, so it cannot be mapped; read it "

@@ -1,4 +1,4 @@
-//===- ZipReader.h - Lazy, validated access to a zip file ---------*- C++ -*-===//
+//===- ZipReader.h - Lazy, validated access to a zip file -------*- C++ -*-===//
 //
 // Opens a zip file, validates its directory (see ZipDirectory.h) and gives
 // access to entry bytes on demand: as a checked stream, read whole into

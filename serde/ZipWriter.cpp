@@ -196,8 +196,8 @@ Error writeWithLibzip(StringRef finalPath, const std::string &temporary,
     zip_error_init_with_code(&error, code);
     std::string text = zip_error_strerror(&error);
     zip_error_fini(&error);
-    return writeError(finalPath, "libzip cannot create " + temporary + ": " +
-                                     text);
+    return writeError(finalPath,
+                      "libzip cannot create " + temporary + ": " + text);
   }
   // Owned here so they outlive zip_close, which is when libzip reads them.
   std::vector<std::unique_ptr<StreamingSource>> streams;
@@ -260,8 +260,8 @@ Error writeWithLibzip(StringRef finalPath, const std::string &temporary,
 
 /// Re-reads the written file and compares it with the plan.
 Error verifyLayout(StringRef finalPath, const std::string &temporary,
-                   ArrayRef<ZipWriteEntry> entries,
-                   ArrayRef<PlannedEntry> plan, uint64_t alignment) {
+                   ArrayRef<ZipWriteEntry> entries, ArrayRef<PlannedEntry> plan,
+                   uint64_t alignment) {
   ArchiveLimits unlimited;
   unlimited.maxEntries = UINT64_MAX;
   unlimited.maxEntryBytes = UINT64_MAX;

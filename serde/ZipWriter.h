@@ -1,4 +1,4 @@
-//===- ZipWriter.h - Aligned, atomic zip writing with libzip -----*- C++ -*-===//
+//===- ZipWriter.h - Aligned, atomic zip writing with libzip ----*- C++ -*-===//
 //
 // Writes a zip file the way PyTorch's container writer lays records out:
 // every entry stored (uncompressed), the data of each entry starting at a

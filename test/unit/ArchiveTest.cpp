@@ -100,8 +100,8 @@ std::string programJson(StringRef tag) {
          tag.str() + "\", \"schema_version\": {\"major\": 8, \"minor\": 19}}";
 }
 
-std::string payloadConfig(std::initializer_list<std::pair<StringRef, StringRef>>
-                              fqnToPath) {
+std::string payloadConfig(
+    std::initializer_list<std::pair<StringRef, StringRef>> fqnToPath) {
   std::string json = "{\"config\": {";
   bool first = true;
   for (auto [fqn, path] : fqnToPath) {
@@ -131,11 +131,14 @@ Pt2ArchiveContents sampleContents() {
   a.programJson = programJson("a");
   a.weightsConfigJson = payloadConfig(
       {{"linear.weight", "weight_0"}, {"linear.bias", "weight_1"}});
-  a.weights.push_back({"weight_0", PayloadSource::fromBytes(patternBytes(48, 1))});
-  a.weights.push_back({"weight_1", PayloadSource::fromBytes(patternBytes(13, 2))});
+  a.weights.push_back(
+      {"weight_0", PayloadSource::fromBytes(patternBytes(48, 1))});
+  a.weights.push_back(
+      {"weight_1", PayloadSource::fromBytes(patternBytes(13, 2))});
   a.constantsConfigJson =
       payloadConfig({{"lifted_tensor_0", "tensor_0"}, {"obj", "custom_obj_0"}});
-  a.constants.push_back({"tensor_0", PayloadSource::fromBytes(patternBytes(7, 3))});
+  a.constants.push_back(
+      {"tensor_0", PayloadSource::fromBytes(patternBytes(7, 3))});
   a.constants.push_back(
       {"custom_obj_0", PayloadSource::fromBytes("\x80\x02opaque pickle")});
   a.sampleInputs = PayloadSource::fromBytes("\x80\x02sample inputs pickle");
@@ -144,7 +147,8 @@ Pt2ArchiveContents sampleContents() {
   b.name = "second";
   b.programJson = programJson("b");
   b.weightsConfigJson = payloadConfig({{"w", "weight_2"}});
-  b.weights.push_back({"weight_2", PayloadSource::fromBytes(patternBytes(100, 4))});
+  b.weights.push_back(
+      {"weight_2", PayloadSource::fromBytes(patternBytes(100, 4))});
   b.constantsConfigJson = payloadConfig({});
   b.sampleInputs = PayloadSource::fromBytes("inputs b");
 
@@ -208,7 +212,8 @@ std::string buildZip(const std::vector<RawEntry> &entries, bool zip64 = false) {
   for (const RawEntry &e : entries) {
     offsets.push_back(out.size());
     std::string name = e.localName.value_or(e.name);
-    uint32_t crc = e.crc.value_or(llvm::crc32(llvm::arrayRefFromStringRef(e.data)));
+    uint32_t crc =
+        e.crc.value_or(llvm::crc32(llvm::arrayRefFromStringRef(e.data)));
     uint64_t size = e.localSize.value_or(e.data.size());
     put32(out, 0x04034b50);
     put16(out, zip64 ? 45 : 20);
@@ -233,7 +238,8 @@ std::string buildZip(const std::vector<RawEntry> &entries, bool zip64 = false) {
   uint64_t directoryStart = out.size();
   for (size_t i = 0; i < entries.size(); ++i) {
     const RawEntry &e = entries[i];
-    uint32_t crc = e.crc.value_or(llvm::crc32(llvm::arrayRefFromStringRef(e.data)));
+    uint32_t crc =
+        e.crc.value_or(llvm::crc32(llvm::arrayRefFromStringRef(e.data)));
     uint64_t size = e.centralSize.value_or(e.data.size());
     uint64_t offset = e.centralOffset.value_or(offsets[i]);
     put32(out, 0x02014b50);
@@ -299,9 +305,10 @@ std::vector<RawEntry> minimalPt2(StringRef root) {
 }
 
 /// Creates a zip with libzip; `deflate` names the entries to compress.
-void writeWithLibzip(const std::string &path,
-                     const std::vector<std::pair<std::string, std::string>> &files,
-                     const std::vector<std::string> &deflate) {
+void writeWithLibzip(
+    const std::string &path,
+    const std::vector<std::pair<std::string, std::string>> &files,
+    const std::vector<std::string> &deflate) {
   int code = 0;
   zip_t *archive = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &code);
   ASSERT_NE(archive, nullptr);
@@ -359,12 +366,14 @@ TEST_F(ArchiveTest, WrittenArchiveReadsBackIntoTheSameContents) {
     for (size_t i = 0; i < want.weights.size(); ++i) {
       EXPECT_EQ(got.weights[i].path, want.weights[i].path);
       EXPECT_TRUE(got.weights[i].payload.isZipEntry());
-      EXPECT_EQ(bytesOf(got.weights[i].payload), bytesOf(want.weights[i].payload));
+      EXPECT_EQ(bytesOf(got.weights[i].payload),
+                bytesOf(want.weights[i].payload));
     }
     ASSERT_EQ(got.constants.size(), want.constants.size());
     for (size_t i = 0; i < want.constants.size(); ++i) {
       EXPECT_EQ(got.constants[i].path, want.constants[i].path);
-      EXPECT_EQ(bytesOf(got.constants[i].payload), bytesOf(want.constants[i].payload));
+      EXPECT_EQ(bytesOf(got.constants[i].payload),
+                bytesOf(want.constants[i].payload));
     }
     ASSERT_TRUE(got.sampleInputs.has_value());
     EXPECT_EQ(bytesOf(*got.sampleInputs), bytesOf(*want.sampleInputs));
@@ -445,8 +454,8 @@ TEST_F(ArchiveTest, EveryEntryIsStoredAnd64ByteAlignedWithFBPadding) {
     EXPECT_EQ(extra + extraLength, entry.dataOffset);
     paddings.insert(padding);
     // And the data really is there.
-    llvm::Expected<std::string> data = (*zip)->readEntry(
-        size_t(&entry - (*zip)->entries().data()));
+    llvm::Expected<std::string> data =
+        (*zip)->readEntry(size_t(&entry - (*zip)->entries().data()));
     ASSERT_TRUE(bool(data)) << errorText(data.takeError());
     EXPECT_EQ(bytes.substr(entry.dataOffset, entry.size), *data);
   }
@@ -495,8 +504,8 @@ TEST_F(ArchiveTest, StreamsAndMapsEntries) {
   ASSERT_TRUE(bool(mapped)) << errorText(mapped.takeError());
   EXPECT_EQ((*mapped)->getBuffer(), patternBytes(100, 4));
 
-  EXPECT_NE(errorText(archive->readEntry("no/such/entry")).find(
-                "no entry 'no/such/entry'"),
+  EXPECT_NE(errorText(archive->readEntry("no/such/entry"))
+                .find("no entry 'no/such/entry'"),
             std::string::npos);
 }
 
@@ -568,7 +577,8 @@ TEST_F(ArchiveTest, ReadsDeflatedEntriesMadeByLibzip) {
   ASSERT_EQ(info->method, ZipMethod::Deflated);
   EXPECT_LT(info->compressedSize, info->size);
 
-  llvm::Expected<std::string> readProgram = archive->readEntry("models/model.json");
+  llvm::Expected<std::string> readProgram =
+      archive->readEntry("models/model.json");
   ASSERT_TRUE(bool(readProgram)) << errorText(readProgram.takeError());
   EXPECT_EQ(*readProgram, program);
   EXPECT_NE(errorText(archive->mapEntry("models/model.json")).find("deflated"),
@@ -603,7 +613,8 @@ TEST_F(ArchiveTest, ReadsZip64Records) {
   llvm::Expected<Pt2Archive> archive = Pt2Archive::open(file);
   ASSERT_TRUE(bool(archive)) << errorText(archive.takeError());
   EXPECT_EQ(archive->entryInfo("data/weights/weight_0")->size, 999u);
-  llvm::Expected<std::string> bytes = archive->readEntry("data/weights/weight_0");
+  llvm::Expected<std::string> bytes =
+      archive->readEntry("data/weights/weight_0");
   ASSERT_TRUE(bool(bytes)) << errorText(bytes.takeError());
   EXPECT_EQ(*bytes, patternBytes(999, 3));
 }
@@ -700,6 +711,19 @@ TEST_F(ArchiveTest, RejectsCorruptAndTruncatedFiles) {
   std::string cut = good.substr(0, 40) + good.substr(good.size() - 150);
   EXPECT_NE(openError(path("c.pt2"), cut), "");
   expectContains(openError(path("d.pt2"), ""), "too short");
+}
+
+TEST_F(ArchiveTest, RejectsEmptyArchivesAndMissingDirectories) {
+  expectContains(openError(path("empty.pt2"), buildZip({})),
+                 "the archive holds no files");
+  std::vector<RawEntry> onlyDirectory = {{"m/", ""}};
+  expectContains(openError(path("dir.pt2"), buildZip(onlyDirectory)),
+                 "the archive holds no files");
+  expectContains(errorText(Pt2Archive::open(path("missing.pt2"))),
+                 "missing.pt2: cannot open");
+  expectContains(
+      errorText(writePt2Archive(path("no/such/dir/m.pt2"), sampleContents())),
+      "cannot create a temporary file in " + path("no/such/dir"));
 }
 
 TEST_F(ArchiveTest, RejectsEncryptedAndUnsupportedMethods) {
@@ -829,7 +853,8 @@ TEST_F(ArchiveTest, RejectsWrongFormatAndVersion) {
 
 TEST_F(ArchiveTest, RejectsBrokenPayloadConfigs) {
   std::vector<RawEntry> entries = minimalPt2("m");
-  entries.push_back({"m/data/weights/model_weights_config.json", "{\"config\": "});
+  entries.push_back(
+      {"m/data/weights/model_weights_config.json", "{\"config\": "});
   std::string file = path("a.pt2");
   writeFile(file, buildZip(entries));
   llvm::Expected<Pt2Archive> archive = Pt2Archive::open(file);
@@ -838,8 +863,8 @@ TEST_F(ArchiveTest, RejectsBrokenPayloadConfigs) {
   expectContains(error, "model 'model': weights config: payload config is "
                         "not valid JSON");
 
-  std::string deep = "{\"config\": " + std::string(5000, '[') +
-                     std::string(5000, ']') + "}";
+  std::string deep =
+      "{\"config\": " + std::string(5000, '[') + std::string(5000, ']') + "}";
   llvm::Expected<std::vector<std::string>> names =
       pt2layout::payloadConfigPathNames(deep);
   expectContains(errorText(std::move(names)), "nests deeper than 64 levels");
@@ -906,7 +931,8 @@ TEST_F(ArchiveTest, FailedWriteLeavesExistingFileAndNoTemporary) {
     llvm::Expected<std::shared_ptr<ZipReader>> zip = ZipReader::open(source);
     ASSERT_TRUE(bool(zip));
     uint64_t offset =
-        (*zip)->entries()[*(*zip)->findEntry("source/data/weights/weight_2")]
+        (*zip)
+            ->entries()[*(*zip)->findEntry("source/data/weights/weight_2")]
             .dataOffset;
     std::string bytes = readFile(source);
     bytes[offset] ^= 1;
@@ -941,7 +967,8 @@ TEST_F(ArchiveTest, OverwritesAnArchiveItIsReadingFrom) {
   ASSERT_TRUE(bool(archive));
   llvm::Expected<Pt2ArchiveContents> contents = archive->readContents();
   ASSERT_TRUE(bool(contents));
-  contents->extraFiles.push_back({"added.txt", PayloadSource::fromBytes("new")});
+  contents->extraFiles.push_back(
+      {"added.txt", PayloadSource::fromBytes("new")});
   contents->serializationId.reset();
   ASSERT_EQ(errorText(writePt2Archive(file, *contents)), "");
 
@@ -1018,7 +1045,8 @@ TEST_F(ArchiveTest, ReadsTheLegacyLayoutAsOneModel) {
   const Pt2Model &model = contents->models[0];
   EXPECT_EQ(model.name, "model");
   EXPECT_EQ(model.programJson, programJson("old"));
-  ASSERT_TRUE(model.weightsPickle && model.constantsPickle && model.sampleInputs);
+  ASSERT_TRUE(model.weightsPickle && model.constantsPickle &&
+              model.sampleInputs);
   EXPECT_EQ(bytesOf(*model.weightsPickle), "state dict pickle");
   EXPECT_EQ(bytesOf(*model.constantsPickle), "constants pickle");
   EXPECT_EQ(bytesOf(*model.sampleInputs), "inputs pickle");
@@ -1114,7 +1142,8 @@ with zipfile.ZipFile(archive) as z:
     for info in z.infolist():
         if info.compress_type != zipfile.ZIP_STORED:
             sys.exit(info.filename + " is not stored")
-        name_len, extra_len = struct.unpack("<HH", raw[info.header_offset + 26:info.header_offset + 30])
+        at = info.header_offset
+        name_len, extra_len = struct.unpack("<HH", raw[at + 26:at + 30])
         start = info.header_offset + 30 + name_len + extra_len
         if start % 64:
             sys.exit(info.filename + " data at %d" % start)
