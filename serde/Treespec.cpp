@@ -84,8 +84,7 @@ std::string nodeName(llvm::StringRef path) {
 
 /// Runs the node type's validator on a parsed context.
 llvm::Error validateContext(const TreespecNodeType &type,
-                            const rapidjson::Value &context,
-                            size_t numChildren,
+                            const rapidjson::Value &context, size_t numChildren,
                             const TreespecTypeRegistry &registry,
                             llvm::StringRef path) {
   if (!type.Validate)
@@ -139,9 +138,9 @@ llvm::Expected<TreeSpec> TreespecParser::parse(llvm::StringRef text) {
   if (!doc.IsArray() || doc.Size() != 2)
     return makeTreespecError(
         "treespec: expected a JSON array [protocol, root node], got " +
-        (doc.IsArray() ? "an array of " + std::to_string(doc.Size()) +
-                             " elements"
-                       : describeJsonType(doc).str()));
+        (doc.IsArray()
+             ? "an array of " + std::to_string(doc.Size()) + " elements"
+             : describeJsonType(doc).str()));
   const rapidjson::Value &protocol = doc[0];
   if (!protocol.IsInt64())
     return makeTreespecError(
@@ -149,10 +148,9 @@ llvm::Expected<TreeSpec> TreespecParser::parse(llvm::StringRef text) {
         "got " +
         describeJsonType(protocol));
   if (protocol.GetInt64() != TreespecProtocol)
-    return makeTreespecError("treespec: unsupported protocol " +
-                             llvm::Twine(protocol.GetInt64()) +
-                             "; only protocol " +
-                             llvm::Twine(TreespecProtocol) + " is supported");
+    return makeTreespecError(
+        "treespec: unsupported protocol " + llvm::Twine(protocol.GetInt64()) +
+        "; only protocol " + llvm::Twine(TreespecProtocol) + " is supported");
 
   std::vector<ParseFrame> stack;
   ParseFrame rootFrame;
@@ -237,10 +235,9 @@ llvm::Expected<bool> TreespecParser::beginNode(const rapidjson::Value &json,
                            type->value.GetStringLength());
   const TreespecNodeType *nodeType = registry.lookupType(typeName);
   if (!nodeType)
-    return makeTreespecError("treespec: " + fieldPath(path, "type") +
-                             ": unknown pytree type '" + typeName +
-                             "'; registered types: " +
-                             registry.describeTypes());
+    return makeTreespecError(
+        "treespec: " + fieldPath(path, "type") + ": unknown pytree type '" +
+        typeName + "'; registered types: " + registry.describeTypes());
 
   llvm::Expected<std::string> held =
       readContext(*nodeType, context->value, numChildren, path);
@@ -256,22 +253,21 @@ llvm::Expected<bool> TreespecParser::beginNode(const rapidjson::Value &json,
 
 llvm::Expected<std::string>
 TreespecParser::readContext(const TreespecNodeType &type,
-                            const rapidjson::Value &context,
-                            size_t numChildren, const std::string &path) {
+                            const rapidjson::Value &context, size_t numChildren,
+                            const std::string &path) {
   std::string where = fieldPath(path, "context");
   std::string held;
   if (type.Codec) {
     if (jsonNestingDepth(context, MaxTreespecContextDepth) >
         MaxTreespecContextDepth)
-      return makeTreespecError("treespec: " + where +
-                               ": JSON nesting exceeds the limit of " +
-                               llvm::Twine(MaxTreespecContextDepth) +
-                               " levels");
+      return makeTreespecError(
+          "treespec: " + where + ": JSON nesting exceeds the limit of " +
+          llvm::Twine(MaxTreespecContextDepth) + " levels");
     llvm::Expected<std::string> decoded = type.Codec->FromJson(context);
     if (!decoded)
-      return makeTreespecError("treespec: " + where + " of a '" + type.Name +
-                               "' node: " +
-                               llvm::toString(decoded.takeError()));
+      return makeTreespecError(
+          "treespec: " + where + " of a '" + type.Name +
+          "' node: " + llvm::toString(decoded.takeError()));
     held = std::move(*decoded);
   } else {
     if (!context.IsString())
@@ -386,8 +382,8 @@ llvm::Error TreespecDumper::appendContext(const TreespecNodeType &type,
   if (llvm::Error err = parseBoundedJson(spec.getContextJson(),
                                          MaxTreespecContextDepth, where, held))
     return err;
-  if (llvm::Error err = validateContext(type, held, spec.getNumChildren(),
-                                        registry, path))
+  if (llvm::Error err =
+          validateContext(type, held, spec.getNumChildren(), registry, path))
     return err;
   if (!type.Codec) {
     appendPyJsonString(out, spec.getContextJson());
@@ -396,8 +392,8 @@ llvm::Error TreespecDumper::appendContext(const TreespecNodeType &type,
   llvm::Expected<std::string> dumpable =
       type.Codec->ToJson(spec.getContextJson());
   if (!dumpable)
-    return makeTreespecError(where + " of a '" + type.Name + "' node: " +
-                             llvm::toString(dumpable.takeError()));
+    return makeTreespecError(where + " of a '" + type.Name +
+                             "' node: " + llvm::toString(dumpable.takeError()));
   // Re-format so a codec's spacing cannot leak into the output.
   rapidjson::Document embedded;
   if (llvm::Error err = parseBoundedJson(*dumpable, MaxTreespecContextDepth,

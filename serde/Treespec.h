@@ -1,4 +1,4 @@
-//===- Treespec.h - Pytree treespecs (treespec_dumps protocol 1) -*- C++ -*-===//
+//===- Treespec.h - Pytree treespecs (protocol 1) ---------------*- C++ -*-===//
 //
 // A treespec describes the shape of a Python pytree: a tree whose interior
 // nodes are containers (tuple, list, dict, namedtuple, dataclass, ...) and

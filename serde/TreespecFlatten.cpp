@@ -79,8 +79,7 @@ const PyTreeValue *PyTreeValue::lookup(llvm::StringRef key) const {
   return nullptr;
 }
 
-static void appendRepr(std::string &out, const PyTreeValue &v,
-                       unsigned depth) {
+static void appendRepr(std::string &out, const PyTreeValue &v, unsigned depth) {
   if (depth > MaxTreespecDepth) {
     out += "...";
     return;
@@ -295,9 +294,9 @@ llvm::Expected<TreeSpec> Flattener::flattenDataclass(const PyTreeValue &value,
                            "TreespecTypeRegistry::registerDataclass");
   for (const std::string &key : value.getKeys())
     if (!llvm::is_contained(info->Fields, key))
-      return error(path, "dataclass '" + value.getName() + "' has no field '" +
-                             key + "' (registered fields: " +
-                             quotedList(info->Fields) + ")");
+      return error(
+          path, "dataclass '" + value.getName() + "' has no field '" + key +
+                    "' (registered fields: " + quotedList(info->Fields) + ")");
 
   std::vector<std::string> flatNames, noneNames;
   std::vector<TreeSpec> children;
@@ -348,8 +347,8 @@ private:
                              (path.empty() ? std::string("root node") : path) +
                              ": " + message);
   }
-  llvm::Expected<std::vector<PyTreeValue>> buildChildren(const TreeSpec &spec,
-                                                         const std::string &path);
+  llvm::Expected<std::vector<PyTreeValue>>
+  buildChildren(const TreeSpec &spec, const std::string &path);
   llvm::Expected<std::vector<std::string>>
   stringKeys(const rapidjson::Value &keys, const std::string &path);
   llvm::Expected<PyTreeValue> buildKeyed(PyTreeValue::Kind kind,
@@ -387,8 +386,8 @@ Unflattener::buildChildren(const TreeSpec &spec, const std::string &path) {
 llvm::Expected<std::vector<std::string>>
 Unflattener::stringKeys(const rapidjson::Value &keys, const std::string &path) {
   if (!keys.IsArray())
-    return error(path, "expected a list of dict keys, got " +
-                           describeJsonType(keys));
+    return error(path,
+                 "expected a list of dict keys, got " + describeJsonType(keys));
   std::vector<std::string> result;
   for (const auto &key : keys.GetArray()) {
     if (!key.IsString())
@@ -439,13 +438,12 @@ Unflattener::buildNamedtuple(const TreeSpec &spec,
                            registry.describeNamedtuples());
   }
   if (fields.size() != spec.getNumChildren())
-    return error(path,
-                 "namedtuple '" + decoded->ClassName + "' is registered with " +
-                     llvm::Twine(fields.size()) + " fields " +
-                     quotedList(fields) + " but the spec has " +
-                     llvm::Twine(spec.getNumChildren()) +
-                     " children; adapt values saved with other fields using "
-                     "TreespecNamedtuple.h");
+    return error(
+        path, "namedtuple '" + decoded->ClassName + "' is registered with " +
+                  llvm::Twine(fields.size()) + " fields " + quotedList(fields) +
+                  " but the spec has " + llvm::Twine(spec.getNumChildren()) +
+                  " children; adapt values saved with other fields using "
+                  "TreespecNamedtuple.h");
   return buildKeyed(PyTreeValue::Kind::Namedtuple, decoded->ClassName,
                     std::move(fields), spec, path);
 }
@@ -559,9 +557,8 @@ unflattenPyTree(llvm::ArrayRef<PyTreeValue> leaves, const TreeSpec &spec,
                              llvm::Twine(MaxTreespecDepth));
   if (leaves.size() != spec.getNumLeaves())
     return makeTreespecError("unflatten: the spec has " +
-                             llvm::Twine(spec.getNumLeaves()) +
-                             " leaves but " + llvm::Twine(leaves.size()) +
-                             " values were given");
+                             llvm::Twine(spec.getNumLeaves()) + " leaves but " +
+                             llvm::Twine(leaves.size()) + " values were given");
   return Unflattener(leaves, registry).build(spec, "");
 }
 

@@ -1,4 +1,4 @@
-//===- TreespecFlatten.h - Flatten/unflatten a minimal pytree model -*- C++ -*-===//
+//===- TreespecFlatten.h - Flatten a minimal pytree model -------*- C++ -*-===//
 //
 // PyTreeValue is a small stand-in for the Python values a treespec describes:
 // leaves (named by an id), None, tuples, lists, string-keyed dicts,

@@ -64,8 +64,7 @@ private:
 } // namespace
 
 llvm::Error makeTreespecError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 message.str());
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
 
 llvm::Error parseBoundedJson(llvm::StringRef text, unsigned maxDepth,
@@ -95,9 +94,9 @@ llvm::Error parseBoundedJson(llvm::StringRef text, unsigned maxDepth,
     return makeTreespecError(what + ": JSON nesting exceeds the limit of " +
                              llvm::Twine(maxDepth) + " levels");
   if (result.IsError())
-    return makeTreespecError(
-        what + ": invalid JSON at offset " + llvm::Twine(result.Offset()) +
-        ": " + rapidjson::GetParseError_En(result.Code()));
+    return makeTreespecError(what + ": invalid JSON at offset " +
+                             llvm::Twine(result.Offset()) + ": " +
+                             rapidjson::GetParseError_En(result.Code()));
   return llvm::Error::success();
 }
 

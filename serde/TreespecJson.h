@@ -1,4 +1,4 @@
-//===- TreespecJson.h - Bounded JSON parsing for treespecs -------*- C++ -*-===//
+//===- TreespecJson.h - Bounded JSON parsing --------------------*- C++ -*-===//
 //
 // Treespec strings and the contexts inside them are JSON written by Python's
 // `json.dumps`. This file parses such text with RapidJSON's iterative parser

@@ -50,11 +50,11 @@ llvm::Expected<SavedNamedtuple> readNamedtupleNode(const TreeSpec &node,
                              decoded->ClassName + "' in " + source);
   }
   if (result.Fields.size() != node.getNumChildren())
-    return makeTreespecError(
-        "namedtuple '" + result.ClassName + "' has " +
-        llvm::Twine(result.Fields.size()) + " fields " +
-        quotedList(result.Fields) + " in " + source + " but its spec node has " +
-        llvm::Twine(node.getNumChildren()) + " children");
+    return makeTreespecError("namedtuple '" + result.ClassName + "' has " +
+                             llvm::Twine(result.Fields.size()) + " fields " +
+                             quotedList(result.Fields) + " in " + source +
+                             " but its spec node has " +
+                             llvm::Twine(node.getNumChildren()) + " children");
   return result;
 }
 
@@ -75,10 +75,9 @@ llvm::Error NamedtupleFieldTable::add(llvm::StringRef typeName,
   const Entry &entry = table[known->second];
   if (llvm::ArrayRef<std::string>(entry.Fields) == fields)
     return llvm::Error::success();
-  return makeTreespecError("namedtuple '" + typeName + "' has fields " +
-                           quotedList(fields) +
-                           " but was recorded earlier with fields " +
-                           quotedList(entry.Fields));
+  return makeTreespecError(
+      "namedtuple '" + typeName + "' has fields " + quotedList(fields) +
+      " but was recorded earlier with fields " + quotedList(entry.Fields));
 }
 
 const std::vector<std::string> *
@@ -91,29 +90,34 @@ llvm::Expected<NamedtupleFieldTable>
 NamedtupleFieldTable::fromJson(const rapidjson::Value &json) {
   constexpr llvm::StringLiteral Where = "treespec_namedtuple_fields";
   if (!json.IsObject())
-    return makeTreespecError(Where + ": expected an object mapping namedtuple "
-                                     "names to {\"field_names\": [...]}, got " +
+    return makeTreespecError(Where +
+                             ": expected an object mapping namedtuple "
+                             "names to {\"field_names\": [...]}, got " +
                              describeJsonType(json));
   NamedtupleFieldTable result;
   for (const auto &member : json.GetObject()) {
-    llvm::StringRef name(member.name.GetString(), member.name.GetStringLength());
+    llvm::StringRef name(member.name.GetString(),
+                         member.name.GetStringLength());
     std::string where = (Where + "['" + name + "']").str();
     if (!member.value.IsObject())
-      return makeTreespecError(where + ": expected {\"field_names\": [...]}, "
-                                       "got " +
+      return makeTreespecError(where +
+                               ": expected {\"field_names\": [...]}, "
+                               "got " +
                                describeJsonType(member.value));
     auto fieldNames = member.value.FindMember("field_names");
     if (fieldNames == member.value.MemberEnd())
       return makeTreespecError(where + ": missing key \"field_names\"");
     if (!fieldNames->value.IsArray())
-      return makeTreespecError(where + ".field_names: expected a list of "
-                                       "strings, got " +
+      return makeTreespecError(where +
+                               ".field_names: expected a list of "
+                               "strings, got " +
                                describeJsonType(fieldNames->value));
     std::vector<std::string> fields;
     for (const auto &field : fieldNames->value.GetArray()) {
       if (!field.IsString())
-        return makeTreespecError(where + ".field_names: expected a list of "
-                                         "strings, found " +
+        return makeTreespecError(where +
+                                 ".field_names: expected a list of "
+                                 "strings, found " +
                                  describeJsonType(field));
       fields.emplace_back(field.GetString(), field.GetStringLength());
     }
@@ -217,7 +221,8 @@ mapNamedtupleFields(llvm::StringRef typeName,
 }
 
 llvm::Expected<NamedtupleFieldMapping>
-mapNamedtupleFields(const TreeSpec &savedNode, const NamedtupleFieldTable &saved,
+mapNamedtupleFields(const TreeSpec &savedNode,
+                    const NamedtupleFieldTable &saved,
                     llvm::ArrayRef<std::string> currentFields) {
   llvm::Expected<SavedNamedtuple> node = readNamedtupleNode(
       savedNode, [&](llvm::StringRef name) { return saved.lookup(name); },
@@ -297,8 +302,9 @@ llvm::Expected<PyTreeValue>
 SpecAdapter::adaptNamedtuple(const PyTreeValue &value, const TreeSpec &spec,
                              const std::string &path) {
   if (value.getKind() != PyTreeValue::Kind::Namedtuple)
-    return error(path, "the saved spec has a namedtuple here but the value is " +
-                           value.repr());
+    return error(path,
+                 "the saved spec has a namedtuple here but the value is " +
+                     value.repr());
   llvm::Expected<NamedtupleFieldMapping> mapping =
       mapNamedtupleFields(spec, saved, value.getKeys());
   if (!mapping)
@@ -335,8 +341,7 @@ llvm::Expected<PyTreeValue> SpecAdapter::adaptDict(const PyTreeValue &value,
   if (!keys->IsArray() || keys->Size() != spec.getNumChildren())
     return error(path, "malformed dict key list");
   if (value.getKeys().size() != keys->Size())
-    return error(path, "the value has " +
-                           llvm::Twine(value.getKeys().size()) +
+    return error(path, "the value has " + llvm::Twine(value.getKeys().size()) +
                            " keys but the saved spec has " +
                            llvm::Twine(keys->Size()));
   // Like pytree's flatten_up_to, key order may differ; the spec's wins.
@@ -377,8 +382,8 @@ SpecAdapter::adaptDataclass(const PyTreeValue &value, const TreeSpec &spec,
                     llvm::StringRef field) -> std::optional<size_t> {
     for (rapidjson::SizeType k = 0; k != names.Size(); ++k)
       if (names[k].IsString() &&
-          field == llvm::StringRef(names[k].GetString(),
-                                   names[k].GetStringLength()))
+          field ==
+              llvm::StringRef(names[k].GetString(), names[k].GetStringLength()))
         return k;
     return std::nullopt;
   };
@@ -461,8 +466,7 @@ adaptToSavedSpec(const PyTreeValue &current, const TreeSpec &savedSpec,
                              " levels deep, more than the limit of " +
                              llvm::Twine(MaxTreespecDepth));
   SpecAdapter adapter(saved, registry);
-  llvm::Expected<PyTreeValue> adapted =
-      adapter.adapt(current, savedSpec, "");
+  llvm::Expected<PyTreeValue> adapted = adapter.adapt(current, savedSpec, "");
   if (!adapted)
     return adapted.takeError();
 
@@ -480,8 +484,7 @@ adaptToSavedSpec(const PyTreeValue &current, const TreeSpec &savedSpec,
   if (!marked)
     return marked.takeError();
   SpecAdapter tracer(saved, registry);
-  if (llvm::Expected<PyTreeValue> traced =
-          tracer.adapt(*marked, savedSpec, "");
+  if (llvm::Expected<PyTreeValue> traced = tracer.adapt(*marked, savedSpec, "");
       !traced)
     return traced.takeError();
 

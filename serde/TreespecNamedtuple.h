@@ -1,4 +1,4 @@
-//===- TreespecNamedtuple.h - Namedtuple field table and adapter -*- C++ -*-===//
+//===- TreespecNamedtuple.h - Namedtuple fields and adapter -----*- C++ -*-===//
 //
 // A treespec names a namedtuple only by its class (`"mymod.Point"`); the
 // field names live beside it in `GraphModule.treespec_namedtuple_fields`
@@ -101,7 +101,8 @@ mapNamedtupleFields(llvm::StringRef typeName,
 /// `savedNode` (a namedtuple node of a parsed spec); the saved field names
 /// come from `saved` or from a legacy context.
 llvm::Expected<NamedtupleFieldMapping>
-mapNamedtupleFields(const TreeSpec &savedNode, const NamedtupleFieldTable &saved,
+mapNamedtupleFields(const TreeSpec &savedNode,
+                    const NamedtupleFieldTable &saved,
                     llvm::ArrayRef<std::string> currentFields);
 
 /// The inputs of a saved program, computed from a value of today's classes.

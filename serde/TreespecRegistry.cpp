@@ -55,7 +55,8 @@ llvm::Error checkFieldNames(llvm::StringRef owner,
 llvm::Error readStringList(const rapidjson::Value &v, llvm::StringRef what,
                            std::vector<std::string> &out) {
   if (!v.IsArray())
-    return makeTreespecError("expected " + what + " as a list of strings, got " +
+    return makeTreespecError("expected " + what +
+                             " as a list of strings, got " +
                              describeJsonType(v));
   for (const auto &element : v.GetArray()) {
     if (!element.IsString())
@@ -103,10 +104,9 @@ llvm::Error validateDequeContext(const rapidjson::Value &context,
         "expected the deque's maxlen (a non-negative integer or null), got " +
         describeJsonType(context));
   if (context.GetUint64() < numChildren)
-    return makeTreespecError("a deque with maxlen " +
-                             llvm::Twine(context.GetUint64()) +
-                             " cannot hold " + llvm::Twine(numChildren) +
-                             " children");
+    return makeTreespecError(
+        "a deque with maxlen " + llvm::Twine(context.GetUint64()) +
+        " cannot hold " + llvm::Twine(numChildren) + " children");
   return llvm::Error::success();
 }
 
@@ -149,9 +149,10 @@ llvm::Error validateDefaultDictContext(const rapidjson::Value &context,
       continue;
     }
     if (!it->value.IsString())
-      return makeTreespecError("expected '" + key +
-                               "' of a defaultdict context to be a string, got " +
-                               describeJsonType(it->value));
+      return makeTreespecError(
+          "expected '" + key +
+          "' of a defaultdict context to be a string, got " +
+          describeJsonType(it->value));
   }
   return llvm::Error::success();
 }
@@ -182,8 +183,7 @@ llvm::Error validateNamedtupleContext(const rapidjson::Value &context,
       return makeTreespecError(
           "namedtuple '" + decoded->ClassName + "' lists " +
           llvm::Twine(decoded->LegacyFields->size()) +
-          " fields but the node has " + llvm::Twine(numChildren) +
-          " children");
+          " fields but the node has " + llvm::Twine(numChildren) + " children");
     return checkFieldNames(decoded->ClassName, *decoded->LegacyFields);
   }
   // The field count is not compared here: a class that gained fields since
@@ -223,8 +223,8 @@ decodeNamedtupleContext(const rapidjson::Value &context) {
   result.ClassName.assign(className->value.GetString(),
                           className->value.GetStringLength());
   std::vector<std::string> fieldNames;
-  if (llvm::Error err = readStringList(fields->value, "the namedtuple 'fields'",
-                                       fieldNames))
+  if (llvm::Error err =
+          readStringList(fields->value, "the namedtuple 'fields'", fieldNames))
     return err;
   result.LegacyFields = std::move(fieldNames);
   return result;
@@ -248,8 +248,8 @@ TreespecTypeRegistry::TreespecTypeRegistry() {
 void TreespecTypeRegistry::addBuiltin(llvm::StringRef name,
                                       std::optional<TreespecContextCodec> codec,
                                       TreespecContextValidator validate) {
-  types[name] = TreespecNodeType{name.str(), std::move(codec),
-                                 std::move(validate)};
+  types[name] =
+      TreespecNodeType{name.str(), std::move(codec), std::move(validate)};
 }
 
 llvm::Error TreespecTypeRegistry::checkNewName(llvm::StringRef name) const {
@@ -266,9 +266,8 @@ llvm::Error TreespecTypeRegistry::checkNewName(llvm::StringRef name) const {
                                "' contains whitespace or control characters");
   llvm::SmallVector<llvm::StringRef, 4> parts;
   name.split(parts, '.');
-  if (parts.size() < 2 || llvm::any_of(parts, [](llvm::StringRef part) {
-        return part.empty();
-      }))
+  if (parts.size() < 2 ||
+      llvm::any_of(parts, [](llvm::StringRef part) { return part.empty(); }))
     return makeTreespecError("serialized type name '" + name +
                              "' is not fully qualified (expected "
                              "'module.Name')");
@@ -307,10 +306,10 @@ TreespecTypeRegistry::registerDataclass(llvm::StringRef serializedTypeName,
                                   size_t numChildren,
                                   const TreespecTypeRegistry &) -> llvm::Error {
     if (!context.IsArray() || context.Size() != 2) {
-      std::string got = context.IsArray()
-                            ? "an array of " + std::to_string(context.Size()) +
-                                  " elements"
-                            : describeJsonType(context).str();
+      std::string got =
+          context.IsArray()
+              ? "an array of " + std::to_string(context.Size()) + " elements"
+              : describeJsonType(context).str();
       return makeTreespecError(
           "expected a dataclass context [flat_names, none_names], got " + got);
     }
@@ -330,12 +329,12 @@ TreespecTypeRegistry::registerDataclass(llvm::StringRef serializedTypeName,
     for (const std::vector<std::string> *names : {&flatNames, &noneNames}) {
       for (const std::string &name : *names) {
         if (!llvm::is_contained(fields, name))
-          return makeTreespecError("dataclass '" + owner +
-                                   "' has no field '" + name +
-                                   "' (registered fields: " +
-                                   quotedList(fields) + ")");
+          return makeTreespecError(
+              "dataclass '" + owner + "' has no field '" + name +
+              "' (registered fields: " + quotedList(fields) + ")");
         if (!seen.insert(name).second)
-          return makeTreespecError("dataclass '" + owner + "' context lists "
+          return makeTreespecError("dataclass '" + owner +
+                                   "' context lists "
                                    "field '" +
                                    name + "' twice");
       }
@@ -349,9 +348,9 @@ TreespecTypeRegistry::registerDataclass(llvm::StringRef serializedTypeName,
   return llvm::Error::success();
 }
 
-llvm::Error
-TreespecTypeRegistry::registerNamedtuple(llvm::StringRef serializedTypeName,
-                                         llvm::ArrayRef<std::string> fieldNames) {
+llvm::Error TreespecTypeRegistry::registerNamedtuple(
+    llvm::StringRef serializedTypeName,
+    llvm::ArrayRef<std::string> fieldNames) {
   auto known = namedtuples.find(serializedTypeName);
   if (known != namedtuples.end()) {
     if (llvm::ArrayRef<std::string>(known->second) == fieldNames)
@@ -365,9 +364,8 @@ TreespecTypeRegistry::registerNamedtuple(llvm::StringRef serializedTypeName,
     return err;
   if (llvm::Error err = checkFieldNames(serializedTypeName, fieldNames))
     return err;
-  types[serializedTypeName] =
-      TreespecNodeType{serializedTypeName.str(), namedtupleCodec(),
-                       validateNamedtupleContext};
+  types[serializedTypeName] = TreespecNodeType{
+      serializedTypeName.str(), namedtupleCodec(), validateNamedtupleContext};
   namedtuples[serializedTypeName] =
       std::vector<std::string>(fieldNames.begin(), fieldNames.end());
   return llvm::Error::success();

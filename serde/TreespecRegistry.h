@@ -1,4 +1,4 @@
-//===- TreespecRegistry.h - Pytree node types known to treespecs -*- C++ -*-===//
+//===- TreespecRegistry.h - Pytree node type registry -----------*- C++ -*-===//
 //
 // A treespec names each interior node by its *serialized type name*
 // (`builtins.tuple`, `collections.OrderedDict`, `mymod.Point`, ...). The
@@ -25,9 +25,9 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
-#include <rapidjson/document.h>
 #include <functional>
 #include <optional>
+#include <rapidjson/document.h>
 #include <string>
 #include <vector>
 

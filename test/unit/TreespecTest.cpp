@@ -1,4 +1,4 @@
-//===- TreespecTest.cpp - Treespec parse/dump, registry, flatten, namedtuples -===//
+//===- TreespecTest.cpp - Treespec unit tests -----------------------------===//
 
 #include "serde/Treespec.h"
 #include "serde/TreespecFlatten.h"
@@ -18,7 +18,8 @@ using namespace pt2ir;
 
 namespace {
 
-const char *const Leaf = R"({"type": null, "context": null, "children_spec": []})";
+const char *const Leaf =
+    R"({"type": null, "context": null, "children_spec": []})";
 
 /// The `forward(x, y)` in_spec from the upstream notes.
 const char *const TwoArgsSpec =
@@ -61,7 +62,9 @@ void expectRoundTrip(const std::string &text,
   EXPECT_EQ(*dumped, text);
 }
 
-std::string errorText(llvm::Error err) { return llvm::toString(std::move(err)); }
+std::string errorText(llvm::Error err) {
+  return llvm::toString(std::move(err));
+}
 
 template <typename T> std::string errorText(llvm::Expected<T> &value) {
   EXPECT_FALSE(static_cast<bool>(value));
@@ -108,9 +111,10 @@ std::vector<CorpusSpec> loadCorpusSpecs() {
     if (!buffer)
       continue;
     rapidjson::Document doc;
-    doc.Parse<rapidjson::kParseFullPrecisionFlag>(
-        (*buffer)->getBufferStart(), (*buffer)->getBufferSize());
-    if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("graph_module"))
+    doc.Parse<rapidjson::kParseFullPrecisionFlag>((*buffer)->getBufferStart(),
+                                                  (*buffer)->getBufferSize());
+    if (doc.HasParseError() || !doc.IsObject() ||
+        !doc.HasMember("graph_module"))
       continue;
     const rapidjson::Value &gm = doc["graph_module"];
     size_t userInputs = countKinds(gm["signature"]["input_specs"],
@@ -124,8 +128,8 @@ std::vector<CorpusSpec> loadCorpusSpecs() {
         continue;
       bool root = entries[i]["fqn"].GetStringLength() == 0;
       for (const char *key : {"in_spec", "out_spec"})
-        specs.push_back({it->path(), signature[key].GetString(),
-                         key[0] == 'i', root, userInputs, userOutputs});
+        specs.push_back({it->path(), signature[key].GetString(), key[0] == 'i',
+                         root, userInputs, userOutputs});
     }
   }
   return specs;
@@ -200,13 +204,14 @@ TEST(TreespecParse, BuiltinsRoundTrip) {
       wrap(node("builtins.list", "\"null\"", two)),
       wrap(node("collections.OrderedDict", R"("[\"b\", \"a\"]")", two)),
       // Non-string keys are fine: the key list is plain JSON.
-      wrap(node("builtins.dict", R"("[1, 2.5, null, true]")",
-                two + ", " + two)),
+      wrap(
+          node("builtins.dict", R"("[1, 2.5, null, true]")", two + ", " + two)),
       wrap(node("collections.deque", "\"null\"", two)),
       wrap(node("collections.deque", "\"5\"", two)),
-      wrap(node("collections.defaultdict",
-                R"({"default_factory_module": "builtins", "default_factory_name": "list", "dict_context": ["k", "j"]})",
-                two)),
+      wrap(node(
+          "collections.defaultdict",
+          R"({"default_factory_module": "builtins", "default_factory_name": "list", "dict_context": ["k", "j"]})",
+          two)),
       wrap(node("collections.namedtuple", "\"mymod.Point\"", two)),
       // The namedtuple class itself as the node type.
       wrap(node("mymod.Point", "\"mymod.Point\"", two)),
@@ -220,9 +225,10 @@ TEST(TreespecParse, BuiltinsRoundTrip) {
       // An empty tuple is a node, not a leaf.
       wrap(node("builtins.tuple", "\"null\"", "")),
       // Enum values inside a context are plain JSON objects.
-      wrap(node("builtins.dict",
-                R"("[{\"__enum__\": true, \"fqn\": \"m:Color\", \"name\": \"RED\"}]")",
-                Leaf)),
+      wrap(node(
+          "builtins.dict",
+          R"("[{\"__enum__\": true, \"fqn\": \"m:Color\", \"name\": \"RED\"}]")",
+          Leaf)),
   };
   for (const std::string &text : cases) {
     SCOPED_TRACE(text);
@@ -305,15 +311,56 @@ TEST(TreespecParse, DepthLimit) {
   EXPECT_TRUE(contains(errorText(dumped), "more than the limit of 512"));
 }
 
+TEST(TreespecParse, MutatedInputsFailCleanlyOrRoundTrip) {
+  // Every single-byte substitution of a spec either fails with an error or
+  // yields a spec whose dump is a fixed point of parse-then-dump.
+  TreespecTypeRegistry registry;
+  ASSERT_FALSE(static_cast<bool>(
+      registry.registerNamedtuple("mymod.Point", {"x", "y"})));
+  std::string seed = wrap(node("builtins.tuple", "\"null\"",
+                               node("collections.namedtuple", "\"mymod.Point\"",
+                                    std::string(Leaf) + ", " + Leaf) +
+                                   ", " +
+                                   node("builtins.dict", R"("[\"k\", 1]")",
+                                        std::string(Leaf) + ", " + Leaf)));
+  const char replacements[] = {'[', ']', '{', '}', '"', '\\',   ',',
+                               ':', '1', '0', 'n', ' ', '\x7f', '\0'};
+  size_t accepted = 0, rejected = 0;
+  for (size_t i = 0; i < seed.size(); ++i) {
+    for (char c : replacements) {
+      std::string text = seed;
+      text[i] = c;
+      llvm::Expected<TreeSpec> spec = parseTreespec(text, registry);
+      if (!spec) {
+        EXPECT_FALSE(llvm::toString(spec.takeError()).empty());
+        ++rejected;
+        continue;
+      }
+      ++accepted;
+      llvm::Expected<std::string> dumped = dumpTreespec(*spec, registry);
+      ASSERT_TRUE(static_cast<bool>(dumped))
+          << text << "\n"
+          << llvm::toString(dumped.takeError());
+      llvm::Expected<TreeSpec> again = parseTreespec(*dumped, registry);
+      ASSERT_TRUE(static_cast<bool>(again)) << *dumped;
+      EXPECT_EQ(*again, *spec) << text;
+    }
+  }
+  EXPECT_GT(accepted, 0u);
+  EXPECT_GT(rejected, accepted);
+}
+
 //===----------------------------------------------------------------------===//
 // Errors
 //===----------------------------------------------------------------------===//
 
 TEST(TreespecErrors, ProtocolAndTopLevel) {
-  expectParseError(R"([2, {"type": null, "context": null, "children_spec": []}])",
-                   {"unsupported protocol 2", "only protocol 1"});
-  expectParseError(R"(["1", {"type": null, "context": null, "children_spec": []}])",
-                   {"integer protocol number", "a string"});
+  expectParseError(
+      R"([2, {"type": null, "context": null, "children_spec": []}])",
+      {"unsupported protocol 2", "only protocol 1"});
+  expectParseError(
+      R"(["1", {"type": null, "context": null, "children_spec": []}])",
+      {"integer protocol number", "a string"});
   expectParseError(R"({"type": null})", {"[protocol, root node]", "an object"});
   expectParseError("[1]", {"[protocol, root node]", "1 elements"});
   expectParseError("[1, ", {"invalid JSON at offset"});
@@ -324,22 +371,22 @@ TEST(TreespecErrors, ProtocolAndTopLevel) {
 
 TEST(TreespecErrors, MalformedNodesNameTheirPath) {
   std::string two = std::string(Leaf) + ", " + Leaf;
-  expectParseError(wrap(node("builtins.tuple", "\"null\"",
-                             std::string(Leaf) + ", [1]")),
-                   {"children_spec[1]: expected a node object", "an array"});
   expectParseError(
-      wrap(node("builtins.tuple", "\"null\"",
-                R"({"type": null, "context": null})")),
-      {"children_spec[0]: missing key \"children_spec\""});
+      wrap(node("builtins.tuple", "\"null\"", std::string(Leaf) + ", [1]")),
+      {"children_spec[1]: expected a node object", "an array"});
+  expectParseError(wrap(node("builtins.tuple", "\"null\"",
+                             R"({"type": null, "context": null})")),
+                   {"children_spec[0]: missing key \"children_spec\""});
   expectParseError(wrap(R"({"type": 3, "context": null, "children_spec": []})"),
                    {"root type", "expected a serialized type name or null"});
   expectParseError(
       wrap(R"({"type": null, "context": "null", "children_spec": []})"),
       {"root node", "\"type\" is null but the node is not a leaf"});
   expectParseError(
-      wrap(node("builtins.tuple", "\"null\"",
-                node("builtins.list", "\"null\"", "") + ", " +
-                    R"({"type": "builtins.list", "context": "null", "children_spec": {}})")),
+      wrap(node(
+          "builtins.tuple", "\"null\"",
+          node("builtins.list", "\"null\"", "") + ", " +
+              R"({"type": "builtins.list", "context": "null", "children_spec": {}})")),
       {"children_spec[1].children_spec", "expected an array of nodes"});
 }
 
@@ -354,13 +401,14 @@ TEST(TreespecErrors, ContextsThatDoNotFitTheirNode) {
   TreespecTypeRegistry registry;
   std::string two = std::string(Leaf) + ", " + Leaf;
   auto inTuple = [](const std::string &inner) {
-    return wrap(node("builtins.tuple", "\"null\"", std::string(Leaf) + ", " +
-                                                      inner));
+    return wrap(
+        node("builtins.tuple", "\"null\"", std::string(Leaf) + ", " + inner));
   };
   // A string-context type given an embedded value.
   expectParseError(inTuple(node("builtins.dict", R"(["a"])", Leaf)),
-                   {"children_spec[1].context", "stores its context as a JSON "
-                                                "string",
+                   {"children_spec[1].context",
+                    "stores its context as a JSON "
+                    "string",
                     "an array"},
                    registry);
   expectParseError(inTuple(node("builtins.dict", R"("[\"a\"")", Leaf)),
@@ -377,12 +425,11 @@ TEST(TreespecErrors, ContextsThatDoNotFitTheirNode) {
   expectParseError(inTuple(node("collections.deque", R"("-1")", "")),
                    {"non-negative integer"}, registry);
   expectParseError(
-      inTuple(node("collections.defaultdict",
-                   R"({"default_factory_module": "builtins", "dict_context": []})",
-                   "")),
+      inTuple(node(
+          "collections.defaultdict",
+          R"({"default_factory_module": "builtins", "dict_context": []})", "")),
       {"missing key 'default_factory_name'"}, registry);
-  expectParseError(inTuple(node("collections.defaultdict",
-                                R"("{}")", "")),
+  expectParseError(inTuple(node("collections.defaultdict", R"("{}")", "")),
                    {"expected a defaultdict context object", "a string"},
                    registry);
   expectParseError(
@@ -413,7 +460,8 @@ TEST(TreespecErrors, DumpRejectsUnknownTypesAndBadContexts) {
   one.push_back(TreeSpec::leaf());
   llvm::Expected<std::string> mismatch =
       dumpTreespec(makeDictSpec({"a", "b"}, std::move(one)), registry);
-  EXPECT_TRUE(contains(errorText(mismatch), "2 keys but the node has 1 children"));
+  EXPECT_TRUE(
+      contains(errorText(mismatch), "2 keys but the node has 1 children"));
 
   llvm::Expected<std::string> notJson =
       dumpTreespec(TreeSpec("builtins.list", "nul", {}), registry);
@@ -431,26 +479,29 @@ TEST(TreespecRegistry, RegistrationRules) {
                        "already registered"));
   EXPECT_TRUE(contains(errorText(registry.registerType("builtins.dict")),
                        "already registered"));
-  EXPECT_TRUE(
-      contains(errorText(registry.registerType("Pair")), "not fully qualified"));
-  EXPECT_TRUE(
-      contains(errorText(registry.registerType("a..b")), "not fully qualified"));
+  EXPECT_TRUE(contains(errorText(registry.registerType("Pair")),
+                       "not fully qualified"));
+  EXPECT_TRUE(contains(errorText(registry.registerType("a..b")),
+                       "not fully qualified"));
   EXPECT_TRUE(contains(errorText(registry.registerType("")), "non-empty"));
   EXPECT_TRUE(
       contains(errorText(registry.registerType("my mod.X")), "whitespace"));
   EXPECT_TRUE(contains(
       errorText(registry.registerType("NO_SERIALIZED_TYPE_NAME_FOUND")),
       "placeholder"));
-  EXPECT_TRUE(contains(errorText(registry.registerType(
-                           "mymod.Half", TreespecContextCodec{nullptr, nullptr})),
-                       "needs both ToJson and FromJson"));
+  EXPECT_TRUE(
+      contains(errorText(registry.registerType(
+                   "mymod.Half", TreespecContextCodec{nullptr, nullptr})),
+               "needs both ToJson and FromJson"));
   EXPECT_TRUE(contains(
       errorText(registry.registerDataclass("mymod.Cfg", {"a", "a"})), "twice"));
-  EXPECT_FALSE(static_cast<bool>(registry.registerNamedtuple("mymod.P", {"x"})));
-  EXPECT_FALSE(static_cast<bool>(registry.registerNamedtuple("mymod.P", {"x"})));
-  EXPECT_TRUE(contains(
-      errorText(registry.registerNamedtuple("mymod.P", {"x", "y"})),
-      "already registered with fields ['x'], not ['x', 'y']"));
+  EXPECT_FALSE(
+      static_cast<bool>(registry.registerNamedtuple("mymod.P", {"x"})));
+  EXPECT_FALSE(
+      static_cast<bool>(registry.registerNamedtuple("mymod.P", {"x"})));
+  EXPECT_TRUE(
+      contains(errorText(registry.registerNamedtuple("mymod.P", {"x", "y"})),
+               "already registered with fields ['x'], not ['x', 'y']"));
 }
 
 TEST(TreespecRegistry, InstancesAreIndependent) {
@@ -508,9 +559,9 @@ TEST(TreespecRegistry, CustomCodecEmbedsItsValue) {
   ASSERT_TRUE(static_cast<bool>(dumped));
   EXPECT_EQ(*dumped, text);
 
-  expectParseError(wrap(node("mymod.Stack", "\"3\"", Leaf)),
-                   {"root context of a 'mymod.Stack' node", "expected [layers]"},
-                   registry);
+  expectParseError(
+      wrap(node("mymod.Stack", "\"3\"", Leaf)),
+      {"root context of a 'mymod.Stack' node", "expected [layers]"}, registry);
   llvm::Expected<std::string> bad =
       dumpTreespec(TreeSpec("mymod.Stack", "{}", {}), registry);
   EXPECT_TRUE(contains(errorText(bad), "held context lacks 'layers'"));
@@ -559,8 +610,7 @@ TEST(TreespecFlatten, RoundTripThroughStringAndBack) {
   ASSERT_FALSE(static_cast<bool>(
       registry.registerNamedtuple("mymod.Point", {"x", "y"})));
   PyTreeValue value = PyTreeValue::tuple(
-      {L("a"),
-       PyTreeValue::list({L("b"), PyTreeValue::none()}),
+      {L("a"), PyTreeValue::list({L("b"), PyTreeValue::none()}),
        PyTreeValue::dict({{"k", L("c")}, {"j", PyTreeValue::tuple({})}}),
        PyTreeValue::namedtuple("mymod.Point", {{"x", L("d")}, {"y", L("e")}})});
   llvm::Expected<FlattenedPyTree> flat = flattenPyTree(value, registry);
@@ -571,13 +621,15 @@ TEST(TreespecFlatten, RoundTripThroughStringAndBack) {
 
   llvm::Expected<std::string> text = dumpTreespec(flat->Spec, registry);
   ASSERT_TRUE(static_cast<bool>(text));
-  EXPECT_TRUE(contains(*text, R"("type": "collections.namedtuple", "context": "mymod.Point")"));
+  EXPECT_TRUE(contains(
+      *text, R"("type": "collections.namedtuple", "context": "mymod.Point")"));
   EXPECT_TRUE(contains(*text, R"("context": "[\"k\", \"j\"]")"));
   llvm::Expected<TreeSpec> reparsed = parseTreespec(*text, registry);
   ASSERT_TRUE(static_cast<bool>(reparsed));
   llvm::Expected<PyTreeValue> rebuilt =
       unflattenPyTree(flat->Leaves, *reparsed, registry);
-  ASSERT_TRUE(static_cast<bool>(rebuilt)) << llvm::toString(rebuilt.takeError());
+  ASSERT_TRUE(static_cast<bool>(rebuilt))
+      << llvm::toString(rebuilt.takeError());
   EXPECT_EQ(*rebuilt, value) << rebuilt->repr();
   EXPECT_EQ(rebuilt->repr(),
             "(a, [b, None], {'k': c, 'j': ()}, mymod.Point(x=d, y=e))");
@@ -593,9 +645,10 @@ TEST(TreespecFlatten, BuiltinVariantsUnflattenToTheModel) {
       {wrap(node("collections.OrderedDict", R"("[\"p\", \"q\"]")", two)),
        "{'p': u, 'q': w}"},
       {wrap(node("collections.deque", "\"4\"", two)), "[u, w]"},
-      {wrap(node("collections.defaultdict",
-                 R"({"default_factory_module": "builtins", "default_factory_name": "int", "dict_context": ["p", "q"]})",
-                 two)),
+      {wrap(node(
+           "collections.defaultdict",
+           R"({"default_factory_module": "builtins", "default_factory_name": "int", "dict_context": ["p", "q"]})",
+           two)),
        "{'p': u, 'q': w}"},
   };
   for (const Case &c : cases) {
@@ -636,7 +689,8 @@ TEST(TreespecFlatten, Errors) {
 
   llvm::Expected<TreeSpec> spec = parseTreespec(TwoArgsSpec, registry);
   ASSERT_TRUE(static_cast<bool>(spec));
-  llvm::Expected<PyTreeValue> value = unflattenPyTree({L("a")}, *spec, registry);
+  llvm::Expected<PyTreeValue> value =
+      unflattenPyTree({L("a")}, *spec, registry);
   EXPECT_TRUE(contains(errorText(value), "has 2 leaves but 1 values"));
 
   spec = parseTreespec(wrap(node("builtins.dict", R"("[1]")", Leaf)), registry);
@@ -673,9 +727,9 @@ TEST(TreespecDataclass, NoneFieldsAreDroppedByDefault) {
   EXPECT_EQ(flat->Leaves[0], L("l")); // Declaration order, not value order.
   llvm::Expected<std::string> text = dumpTreespec(flat->Spec, registry);
   ASSERT_TRUE(static_cast<bool>(text));
-  EXPECT_EQ(*text, wrap(node("mymod.Cfg",
-                             R"("[[\"lr\", \"extra\"], [\"mask\"]]")",
-                             std::string(Leaf) + ", " + Leaf)));
+  EXPECT_EQ(*text,
+            wrap(node("mymod.Cfg", R"("[[\"lr\", \"extra\"], [\"mask\"]]")",
+                      std::string(Leaf) + ", " + Leaf)));
   expectRoundTrip(*text, registry);
 
   llvm::Expected<TreeSpec> spec = parseTreespec(*text, registry);
@@ -700,15 +754,15 @@ TEST(TreespecDataclass, ReturnNoneFieldsKeepsThemAsLeaves) {
   llvm::Expected<PyTreeValue> rebuilt =
       unflattenPyTree(flat->Leaves, flat->Spec, registry);
   ASSERT_TRUE(static_cast<bool>(rebuilt));
-  EXPECT_EQ(*rebuilt, PyTreeValue::dataclass(
-                          "mymod.Cfg",
-                          {{"lr", L("l")}, {"mask", PyTreeValue::none()}}));
+  EXPECT_EQ(*rebuilt,
+            PyTreeValue::dataclass(
+                "mymod.Cfg", {{"lr", L("l")}, {"mask", PyTreeValue::none()}}));
 }
 
 TEST(TreespecDataclass, Errors) {
   TreespecTypeRegistry registry;
-  ASSERT_FALSE(
-      static_cast<bool>(registry.registerDataclass("mymod.Cfg", {"lr", "mask"})));
+  ASSERT_FALSE(static_cast<bool>(
+      registry.registerDataclass("mymod.Cfg", {"lr", "mask"})));
   llvm::Expected<FlattenedPyTree> flat = flattenPyTree(
       PyTreeValue::dataclass("mymod.Other", {{"lr", L("l")}}), registry);
   EXPECT_TRUE(contains(errorText(flat), "dataclass 'mymod.Other' is not "
@@ -734,9 +788,8 @@ TEST(TreespecDataclass, Errors) {
   expectParseError(wrap(node("mymod.Cfg", R"("[[\"lr\"], []]")", "")),
                    {"1 flat fields but the node has 0 children"}, registry);
 
-  llvm::Expected<TreeSpec> partial =
-      parseTreespec(wrap(node("mymod.Cfg", R"("[[\"lr\"], []]")", Leaf)),
-                    registry);
+  llvm::Expected<TreeSpec> partial = parseTreespec(
+      wrap(node("mymod.Cfg", R"("[[\"lr\"], []]")", Leaf)), registry);
   ASSERT_TRUE(static_cast<bool>(partial));
   llvm::Expected<PyTreeValue> value =
       unflattenPyTree({L("l")}, *partial, registry);
@@ -751,18 +804,18 @@ TEST(TreespecNamedtuple, CollectFieldsLikeTheSerializer) {
   TreespecTypeRegistry registry;
   ASSERT_FALSE(static_cast<bool>(
       registry.registerNamedtuple("mymod.Point", {"x", "y"})));
-  ASSERT_FALSE(
-      static_cast<bool>(registry.registerNamedtuple("mymod.Box", {"lo", "hi"})));
+  ASSERT_FALSE(static_cast<bool>(
+      registry.registerNamedtuple("mymod.Box", {"lo", "hi"})));
   PyTreeValue point =
       PyTreeValue::namedtuple("mymod.Point", {{"x", L("a")}, {"y", L("b")}});
   PyTreeValue value = PyTreeValue::tuple(
-      {point, PyTreeValue::namedtuple("mymod.Box",
-                                      {{"lo", point}, {"hi", L("c")}})});
+      {point,
+       PyTreeValue::namedtuple("mymod.Box", {{"lo", point}, {"hi", L("c")}})});
   llvm::Expected<FlattenedPyTree> flat = flattenPyTree(value, registry);
   ASSERT_TRUE(static_cast<bool>(flat));
   NamedtupleFieldTable table;
-  ASSERT_FALSE(static_cast<bool>(
-      collectNamedtupleFields(flat->Spec, registry, table)));
+  ASSERT_FALSE(
+      static_cast<bool>(collectNamedtupleFields(flat->Spec, registry, table)));
   ASSERT_EQ(table.size(), 2u);
   std::string json = table.toJson();
   EXPECT_TRUE(contains(json, R"("mymod.Point": {"field_names": ["x", "y"]})"))
@@ -846,10 +899,10 @@ TEST(TreespecNamedtuple, FieldMappingFromSavedSpecNode) {
   NamedtupleFieldTable saved;
   ASSERT_FALSE(static_cast<bool>(saved.add("mymod.Point", {"x", "y"})));
   ASSERT_FALSE(static_cast<bool>(registerSavedNamedtuples(saved, registry)));
-  llvm::Expected<TreeSpec> spec = parseTreespec(
-      wrap(node("collections.namedtuple", "\"mymod.Point\"",
-                std::string(Leaf) + ", " + Leaf)),
-      registry);
+  llvm::Expected<TreeSpec> spec =
+      parseTreespec(wrap(node("collections.namedtuple", "\"mymod.Point\"",
+                              std::string(Leaf) + ", " + Leaf)),
+                    registry);
   ASSERT_TRUE(static_cast<bool>(spec));
   llvm::Expected<NamedtupleFieldMapping> mapping =
       mapNamedtupleFields(*spec, saved, {"x", "t", "y"});
@@ -883,10 +936,10 @@ TEST(TreespecNamedtuple, AdaptNewerValueToSavedSpec) {
   TreespecTypeRegistry old;
   ASSERT_FALSE(
       static_cast<bool>(old.registerNamedtuple("mymod.Point", {"x", "y"})));
-  PyTreeValue oldCall = PyTreeValue::tuple(
-      {PyTreeValue::tuple({PyTreeValue::namedtuple(
-           "mymod.Point", {{"x", L("x")}, {"y", L("y")}})}),
-       PyTreeValue::dict({{"scale", L("s")}})});
+  PyTreeValue oldCall =
+      PyTreeValue::tuple({PyTreeValue::tuple({PyTreeValue::namedtuple(
+                              "mymod.Point", {{"x", L("x")}, {"y", L("y")}})}),
+                          PyTreeValue::dict({{"scale", L("s")}})});
   llvm::Expected<FlattenedPyTree> savedFlat = flattenPyTree(oldCall, old);
   ASSERT_TRUE(static_cast<bool>(savedFlat));
   llvm::Expected<std::string> savedText = dumpTreespec(savedFlat->Spec, old);
@@ -900,7 +953,8 @@ TEST(TreespecNamedtuple, AdaptNewerValueToSavedSpec) {
   ASSERT_FALSE(static_cast<bool>(
       today.registerNamedtuple("mymod.Point", {"x", "z", "y", "w"})));
   llvm::Expected<TreeSpec> savedSpec = parseTreespec(*savedText, today);
-  ASSERT_TRUE(static_cast<bool>(savedSpec)) << llvm::toString(savedSpec.takeError());
+  ASSERT_TRUE(static_cast<bool>(savedSpec))
+      << llvm::toString(savedSpec.takeError());
   PyTreeValue newCall = PyTreeValue::tuple(
       {PyTreeValue::tuple({PyTreeValue::namedtuple(
            "mymod.Point",
@@ -909,8 +963,7 @@ TEST(TreespecNamedtuple, AdaptNewerValueToSavedSpec) {
   llvm::Expected<SavedSpecInputs> inputs =
       adaptToSavedSpec(newCall, *savedSpec, savedTable, today);
   ASSERT_TRUE(static_cast<bool>(inputs)) << llvm::toString(inputs.takeError());
-  EXPECT_EQ(inputs->Value.repr(),
-            "((mymod.Point(x=X, y=Y),), {'scale': S})");
+  EXPECT_EQ(inputs->Value.repr(), "((mymod.Point(x=X, y=Y),), {'scale': S})");
   ASSERT_EQ(inputs->Leaves.size(), 3u);
   EXPECT_EQ(inputs->Leaves[0], L("X"));
   EXPECT_EQ(inputs->Leaves[1], L("Y"));
@@ -922,13 +975,14 @@ TEST(TreespecNamedtuple, AdaptNewerValueToSavedSpec) {
   TreespecTypeRegistry shrunk;
   ASSERT_FALSE(
       static_cast<bool>(shrunk.registerNamedtuple("mymod.Point", {"x", "z"})));
-  PyTreeValue shrunkCall = PyTreeValue::tuple(
-      {PyTreeValue::tuple({PyTreeValue::namedtuple(
-           "mymod.Point", {{"x", L("X")}, {"z", L("Z")}})}),
-       PyTreeValue::dict({{"scale", L("S")}})});
+  PyTreeValue shrunkCall =
+      PyTreeValue::tuple({PyTreeValue::tuple({PyTreeValue::namedtuple(
+                              "mymod.Point", {{"x", L("X")}, {"z", L("Z")}})}),
+                          PyTreeValue::dict({{"scale", L("S")}})});
   inputs = adaptToSavedSpec(shrunkCall, *savedSpec, savedTable, shrunk);
   std::string message = errorText(inputs);
-  EXPECT_TRUE(contains(message, "children_spec[0].children_spec[0]")) << message;
+  EXPECT_TRUE(contains(message, "children_spec[0].children_spec[0]"))
+      << message;
   EXPECT_TRUE(contains(message, "saved field 'y' is missing")) << message;
 
   // Structure that does not match the spec is named.
@@ -950,12 +1004,14 @@ TEST(TreespecNamedtuple, AdaptDataclassNoneFields) {
   ASSERT_FALSE(
       static_cast<bool>(registry.registerDataclass("mymod.Cfg", {"a", "b"})));
   llvm::Expected<FlattenedPyTree> saved = flattenPyTree(
-      PyTreeValue::dataclass("mymod.Cfg", {{"a", L("a")}, {"b", PyTreeValue::none()}}),
+      PyTreeValue::dataclass("mymod.Cfg",
+                             {{"a", L("a")}, {"b", PyTreeValue::none()}}),
       registry);
   ASSERT_TRUE(static_cast<bool>(saved));
   NamedtupleFieldTable none;
   llvm::Expected<SavedSpecInputs> inputs = adaptToSavedSpec(
-      PyTreeValue::dataclass("mymod.Cfg", {{"b", PyTreeValue::none()}, {"a", L("A")}}),
+      PyTreeValue::dataclass("mymod.Cfg",
+                             {{"b", PyTreeValue::none()}, {"a", L("A")}}),
       saved->Spec, none, registry);
   ASSERT_TRUE(static_cast<bool>(inputs)) << llvm::toString(inputs.takeError());
   EXPECT_EQ(inputs->SavedToCurrentInput, std::vector<size_t>{0});
