@@ -109,6 +109,16 @@ public:
   ExtraFields &getExtras() { return extras; }
   const ExtraFields &getExtras() const { return extras; }
 
+  /// Unbacked symbols bound by graph inputs (see ir/UnbackedBindings.h).
+  /// Derived data: never serialized, recomputed by
+  /// recomputeUnbackedBindings().
+  const std::vector<InputBinding> &getInputBindings() const {
+    return inputBindings;
+  }
+  void setInputBindings(std::vector<InputBinding> bindings) {
+    inputBindings = std::move(bindings);
+  }
+
   /// Deep copy with all metadata, into the same context.
   std::unique_ptr<Graph> clone() const;
 
@@ -133,6 +143,7 @@ private:
   Node *parentNode = nullptr;
   ExtraFields extras;
   unsigned uniqueCounter = 0;
+  std::vector<InputBinding> inputBindings;
 };
 
 } // namespace pt2ir

@@ -11,6 +11,7 @@
 
 #include "ir/Argument.h"
 #include "ir/ExtraFields.h"
+#include "ir/UnbackedBindings.h"
 #include "llvm/ADT/ilist_node.h"
 #include "llvm/Support/Error.h"
 #include <optional>
@@ -88,6 +89,15 @@ public:
   /// Position in the graph; valid after Graph::renumber().
   unsigned getOrder() const { return order; }
 
+  /// Unbacked symbols this node's value binds first, in match order. Derived
+  /// data: never serialized, recomputed by recomputeUnbackedBindings().
+  const std::vector<SymbolBinding> &getUnbackedBindings() const {
+    return unbackedBindings;
+  }
+  void setUnbackedBindings(std::vector<SymbolBinding> bindings) {
+    unbackedBindings = std::move(bindings);
+  }
+
 private:
   friend class Graph;
   Node() = default;
@@ -101,6 +111,7 @@ private:
   ExtraFields extras;
   Graph *graph = nullptr;
   unsigned order = 0;
+  std::vector<SymbolBinding> unbackedBindings;
 };
 
 /// What a node is made from; Graph::createNode turns it into a Node.
