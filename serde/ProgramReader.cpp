@@ -13,6 +13,8 @@
 
 #include "ir/Enums.h"
 #include "ir/Graph.h"
+#include "ir/OperatorRegistry.h"
+#include "ir/SymbolicOps.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -292,6 +294,7 @@ private:
   bool readGraphModule(const JsonValue &v, GraphModule &out);
   bool readRangeConstraintEnd(const JsonValue &v, std::optional<int64_t> &out);
   bool checkOperandsDefined(const Argument &arg, const Graph &g);
+  bool checkExtensionTarget(llvm::StringRef target);
   bool checkDefinitionsFree(const Argument &arg, const Graph &g);
   template <typename T, typename Fn>
   bool readList(const JsonValue &v, llvm::StringRef what, std::vector<T> &out, Fn fn) {
@@ -827,6 +830,33 @@ bool Reader::checkDefinitionsFree(const Argument &arg, const Graph &g) {
   return ok;
 }
 
+/// `#namespace:op` targets must name a registered extension namespace and
+/// one of its operators, unless the user asked to keep them opaque.
+bool Reader::checkExtensionTarget(llvm::StringRef target) {
+  if (!target.starts_with("#"))
+    return true;
+  auto [ns, op] = target.drop_front().split(':');
+  if (ns.empty() || op.empty() || op.contains(':'))
+    return fail("malformed extension target '" + target + "': expected '#<namespace>:<op_name>'");
+  const ExtensionHandler *handler = options.registry ? options.registry->getExtension(ns) : nullptr;
+  if (!handler) {
+    if (options.allowUnregisteredExtensions)
+      return true;
+    std::string known;
+    if (options.registry)
+      for (const std::string &n : options.registry->namespaces())
+        if (options.registry->getExtension(n))
+          known += (known.empty() ? "" : ", ") + n;
+    return fail("extension namespace '" + ns + "' of target '" + target +
+                "' is not registered (registered extension namespaces: " +
+                (known.empty() ? std::string("none") : known) +
+                "); register a handler, or keep it opaque with --allow-unregistered-extensions");
+  }
+  if (!handler->getSchema(op))
+    return fail("extension namespace '" + ns + "' has no operator '" + op + "'");
+  return true;
+}
+
 bool Reader::readStringPairs(const JsonValue &v, StringPairs &out) {
   if (!expectObject(v, "a map of str to str"))
     return false;
@@ -853,7 +883,7 @@ bool Reader::readNode(const JsonValue &v, Graph &g, size_t index) {
       return false;
   {
     Step s(*this, "target");
-    if (!readString(*slots[0], spec.target))
+    if (!readString(*slots[0], spec.target) || !checkExtensionTarget(spec.target))
       return false;
   }
   {

@@ -35,7 +35,15 @@ struct SchemaUpgrader {
       fn;
 };
 
+class OperatorRegistry;
+
 struct ReadOptions {
+  /// Resolves `#namespace:op` extension targets; null means no extension
+  /// namespaces are registered.
+  const OperatorRegistry *registry = nullptr;
+  /// Keep extension targets of unregistered namespaces as opaque strings
+  /// instead of rejecting them.
+  bool allowUnregisteredExtensions = false;
   /// Shown in error messages.
   std::string fileName = "<input>";
   /// Deepest JSON nesting accepted (arrays and objects).

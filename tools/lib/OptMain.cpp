@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/lib/OptMain.h"
+#include "tools/lib/RegistryOptions.h"
 #include "tools/lib/RoundTrip.h"
 
 #include "ir/Printer.h"
@@ -34,6 +35,17 @@ struct OptOptions {
       "emit", llvm::cl::desc("Output format"), llvm::cl::init(EmitKind::Json),
       llvm::cl::values(clEnumValN(EmitKind::Json, "json", "the serialized JSON program (default)"),
                        clEnumValN(EmitKind::Text, "text", "the readable text listing")),
+      llvm::cl::cat(category)};
+  llvm::cl::list<std::string> opSchemas{
+      "op-schemas", llvm::cl::desc("Register custom operator schemas, one per line (mylib::op(Tensor x) -> Tensor)"),
+      llvm::cl::value_desc("file"), llvm::cl::cat(category)};
+  llvm::cl::list<std::string> extensionSchemas{
+      "extension-schemas",
+      llvm::cl::desc("Register extension namespaces for '#ns:op' targets from schemas, one per line"),
+      llvm::cl::value_desc("file"), llvm::cl::cat(category)};
+  llvm::cl::opt<bool> allowUnregisteredExtensions{
+      "allow-unregistered-extensions",
+      llvm::cl::desc("Keep '#ns:op' targets of unregistered namespaces as opaque strings"),
       llvm::cl::cat(category)};
   llvm::cl::opt<bool> verifyRoundTrip{
       "verify-roundtrip",
@@ -78,8 +90,13 @@ int pt2OptMain(int argc, char **argv) {
     llvm::errs() << inputName << ": error: cannot read file: " << buffer.getError().message() << "\n";
     return 1;
   }
+  auto registry = buildRegistry(opts.opSchemas, opts.extensionSchemas);
+  if (!registry)
+    return reportError(registry.takeError());
   ReadOptions readOptions;
   readOptions.fileName = inputName;
+  readOptions.registry = registry->get();
+  readOptions.allowUnregisteredExtensions = opts.allowUnregisteredExtensions;
   auto program = readProgram((*buffer)->getBuffer(), readOptions);
   if (!program)
     return reportError(program.takeError());
@@ -93,7 +110,9 @@ int pt2OptMain(int argc, char **argv) {
   std::string bytes;
   if (opts.emit == EmitKind::Text) {
     llvm::raw_string_ostream os(bytes);
-    printProgram(os, *program);
+    PrintOptions printOptions;
+    printOptions.registry = registry->get();
+    printProgram(os, *program, printOptions);
   } else {
     bytes = writeProgram(*program);
   }
