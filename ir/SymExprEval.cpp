@@ -149,8 +149,8 @@ Result power(const Value &a, const Value &b) {
       return intPower(base, exponent);
     if (base == 0)
       return std::nullopt; // ZeroDivisionError
-    return Value(std::pow(static_cast<double>(base),
-                          static_cast<double>(exponent)));
+    return Value(
+        std::pow(static_cast<double>(base), static_cast<double>(exponent)));
   }
   double x = asDouble(a), y = asDouble(b);
   if (x == 0 && y < 0)
@@ -392,12 +392,10 @@ private:
     if (need(1)) {
       std::optional<double (*)(double)> rounding =
           llvm::StringSwitch<std::optional<double (*)(double)>>(name)
-              .Cases("CeilToInt", "ceiling", [](double x) {
-                return std::ceil(x);
-              })
-              .Cases("FloorToInt", "floor", [](double x) {
-                return std::floor(x);
-              })
+              .Cases("CeilToInt", "ceiling",
+                     [](double x) { return std::ceil(x); })
+              .Cases("FloorToInt", "floor",
+                     [](double x) { return std::floor(x); })
               .Case("TruncToInt", [](double x) { return std::trunc(x); })
               .Case("RoundToInt", roundHalfEven)
               .Default(std::nullopt);

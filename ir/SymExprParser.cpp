@@ -94,8 +94,8 @@ public:
         ++pos;
       return make(Tok::Identifier, start);
     }
-    if (isDigit(c) || (c == '.' && pos + 1 < text.size() &&
-                       isDigit(text[pos + 1])))
+    if (isDigit(c) ||
+        (c == '.' && pos + 1 < text.size() && isDigit(text[pos + 1])))
       return lexNumber(start);
     if (c == '\'' || c == '"')
       return lexString(start);
@@ -216,9 +216,8 @@ std::optional<double> parseDouble(llvm::StringRef literal) {
   if (digits.consume_front("+") && digits.starts_with("-"))
     return std::nullopt;
   double value = 0;
-  auto [end, ec] =
-      std::from_chars(digits.begin(), digits.end(), value,
-                      std::chars_format::general);
+  auto [end, ec] = std::from_chars(digits.begin(), digits.end(), value,
+                                   std::chars_format::general);
   if (ec != std::errc() || end != digits.end())
     return std::nullopt;
   return value;
@@ -389,12 +388,14 @@ struct CallArg {
   Expr value;
   /// The verbatim source of the value (for symbol assumptions).
   llvm::StringRef valueText;
+  size_t valueStart = 0;
   size_t offset = 0;
 };
 
 class Parser {
 public:
-  Parser(llvm::StringRef text, Form form) : text(text), lexer(text), form(form) {
+  Parser(llvm::StringRef text, Form form)
+      : text(text), lexer(text), form(form) {
     advance();
   }
 
@@ -435,16 +436,17 @@ private:
         (token.text.front() == '\'' || token.text.front() == '"'))
       return "unterminated string starting with " + token.text.front();
     llvm::StringRef shown = token.text.take_front(24);
-    return "'" + shown.str() + (shown.size() < token.text.size() ? "...'" : "'");
+    return "'" + shown.str() +
+           (shown.size() < token.text.size() ? "...'" : "'");
   }
 
   /// Records "expected X, found <current token>" at the current token.
-  Expr fail(llvm::StringRef expected) {
-    return failAt(tok.offset, "expected " + expected.str() + ", found " +
-                                  describe(tok));
+  LLVM_ATTRIBUTE_NOINLINE Expr fail(llvm::StringRef expected) {
+    return failAt(tok.offset,
+                  "expected " + expected.str() + ", found " + describe(tok));
   }
 
-  Expr failAt(size_t offset, std::string message) {
+  LLVM_ATTRIBUTE_NOINLINE Expr failAt(size_t offset, std::string message) {
     if (error.empty()) {
       error = std::move(message);
       errorOffset = offset;
@@ -470,20 +472,25 @@ private:
     return false;
   }
 
-  Expr tooDeep() {
+  LLVM_ATTRIBUTE_NOINLINE Expr tooDeep() {
     return failAt(tok.offset, "expression nested deeper than " +
-                                  std::to_string(kMaxParseNesting) +
-                                  " levels");
+                                  std::to_string(kMaxParseNesting) + " levels");
   }
+
+  // The productions below sit on the recursion path once per nesting
+  // level, so each keeps a minimal frame: it parses its first operand and
+  // hands any operator chain to an out-of-line continuation.
 
   // comparison := bitor [compop bitor]
   Expr parseComparison() {
     Expr lhs = parseBitOr();
-    if (lhs.isNull())
+    if (lhs.isNull() || !comparisonKind(tok.kind))
       return lhs;
-    std::optional<ExprKind> kind = comparisonKind(tok.kind);
-    if (!kind)
-      return lhs;
+    return continueComparison(lhs);
+  }
+
+  LLVM_ATTRIBUTE_NOINLINE Expr continueComparison(const Expr &lhs) {
+    ExprKind kind = *comparisonKind(tok.kind);
     advance();
     Expr rhs = parseBitOr();
     if (rhs.isNull())
@@ -491,7 +498,7 @@ private:
     if (comparisonKind(tok.kind))
       return failAt(tok.offset, "chained comparisons are not supported; "
                                 "parenthesize one side");
-    return makeRelational(*kind, lhs, rhs);
+    return makeRelational(kind, lhs, rhs);
   }
 
   static std::optional<ExprKind> comparisonKind(Tok kind) {
@@ -514,15 +521,7 @@ private:
     Expr first = parseBitAnd();
     if (first.isNull() || tok.kind != Tok::Pipe)
       return first;
-    llvm::SmallVector<Expr, 4> operands{first};
-    while (tok.kind == Tok::Pipe) {
-      advance();
-      Expr next = parseBitAnd();
-      if (next.isNull())
-        return next;
-      operands.push_back(next);
-    }
-    return buildLogical(ExprKind::Or, operands);
+    return continueLogical(first, ExprKind::Or);
   }
 
   // bitand := arith ('&' arith)*
@@ -530,23 +529,33 @@ private:
     Expr first = parseArith();
     if (first.isNull() || tok.kind != Tok::Amp)
       return first;
+    return continueLogical(first, ExprKind::And);
+  }
+
+  LLVM_ATTRIBUTE_NOINLINE Expr continueLogical(const Expr &first,
+                                               ExprKind kind) {
+    Tok op = kind == ExprKind::Or ? Tok::Pipe : Tok::Amp;
     llvm::SmallVector<Expr, 4> operands{first};
-    while (tok.kind == Tok::Amp) {
+    while (tok.kind == op) {
       advance();
-      Expr next = parseArith();
+      Expr next = kind == ExprKind::Or ? parseBitAnd() : parseArith();
       if (next.isNull())
         return next;
       operands.push_back(next);
     }
-    return buildLogical(ExprKind::And, operands);
+    return buildLogical(kind, operands);
   }
 
   // arith := term (('+' | '-') term)*
-  // Terms are collected and flattened once, so long sums stay linear.
   Expr parseArith() {
     Expr first = parseTerm();
     if (first.isNull() || (tok.kind != Tok::Plus && tok.kind != Tok::Minus))
       return first;
+    return continueSum(first);
+  }
+
+  /// Terms are collected and flattened once, so long sums stay linear.
+  LLVM_ATTRIBUTE_NOINLINE Expr continueSum(const Expr &first) {
     llvm::SmallVector<Expr, 8> terms;
     auto addTerm = [&](const Expr &term) {
       if (term.kind() == ExprKind::Add)
@@ -566,19 +575,25 @@ private:
     return makeAdd(terms);
   }
 
+  static bool isTermOperator(Tok kind) {
+    return kind == Tok::Star || kind == Tok::Slash || kind == Tok::SlashSlash ||
+           kind == Tok::Percent;
+  }
+
   // term := factor (('*' | '/' | '//' | '%') factor)*
-  // A run of `*` and `/` is one product, built once at its end; `//` and `%`
-  // close the run and start a new one with their result.
   Expr parseTerm() {
     Expr first = parseFactor();
-    if (first.isNull())
+    if (first.isNull() || !isTermOperator(tok.kind))
       return first;
+    return continueProduct(first);
+  }
+
+  /// A run of `*` and `/` is one product, built once at its end; `//` and `%`
+  /// close the run and start a new one with their result.
+  LLVM_ATTRIBUTE_NOINLINE Expr continueProduct(const Expr &first) {
     llvm::SmallVector<Expr, 8> factors{first};
-    while (true) {
+    while (isTermOperator(tok.kind)) {
       Tok op = tok.kind;
-      if (op != Tok::Star && op != Tok::Slash && op != Tok::SlashSlash &&
-          op != Tok::Percent)
-        break;
       size_t opOffset = tok.offset;
       advance();
       Expr rhs = parseFactor();
@@ -655,27 +670,20 @@ private:
     if (tok.kind != Tok::Minus && tok.kind != Tok::Plus &&
         tok.kind != Tok::Tilde)
       return parsePower();
-    // Each unary operator is one level of nesting.
+    return parseUnary();
+  }
+
+  /// Each unary operator is one level of nesting.
+  LLVM_ATTRIBUTE_NOINLINE Expr parseUnary() {
     NestingGuard guard(*this);
     if (guard.tooDeep())
       return tooDeep();
-    switch (tok.kind) {
-    case Tok::Minus: {
-      advance();
-      Expr operand = parseFactor();
-      return operand.isNull() ? operand : negate(operand);
-    }
-    case Tok::Plus:
-      advance();
-      return parseFactor();
-    case Tok::Tilde: {
-      advance();
-      Expr operand = parseFactor();
-      return operand.isNull() ? operand : makeNot(operand);
-    }
-    default:
-      return parsePower();
-    }
+    Tok op = tok.kind;
+    advance();
+    Expr operand = parseFactor();
+    if (operand.isNull() || op == Tok::Plus)
+      return operand;
+    return op == Tok::Minus ? negate(operand) : makeNot(operand);
   }
 
   // power := primary ['**' factor]
@@ -683,6 +691,10 @@ private:
     Expr base = parsePrimary();
     if (base.isNull() || tok.kind != Tok::StarStar)
       return base;
+    return continuePower(base);
+  }
+
+  LLVM_ATTRIBUTE_NOINLINE Expr continuePower(const Expr &base) {
     NestingGuard guard(*this);
     if (guard.tooDeep())
       return tooDeep();
@@ -695,7 +707,43 @@ private:
 
   // primary := INT | FLOAT | IDENT | IDENT '(' args ')' | '(' comparison ')'
   Expr parsePrimary() {
-    Token start = tok;
+    if (tok.kind == Tok::LParen)
+      return parseParenthesized();
+    if (tok.kind == Tok::Identifier)
+      return parseIdentifier();
+    return parseLeaf();
+  }
+
+  Expr parseParenthesized() {
+    NestingGuard guard(*this);
+    if (guard.tooDeep())
+      return tooDeep();
+    size_t openOffset = tok.offset;
+    advance();
+    Expr inner = parseComparison();
+    if (inner.isNull())
+      return inner;
+    if (tok.kind != Tok::RParen)
+      return failUnclosed(openOffset);
+    advance();
+    return inner;
+  }
+
+  LLVM_ATTRIBUTE_NOINLINE Expr failUnclosed(size_t openOffset) {
+    return fail("')' to close the '(' at offset " + std::to_string(openOffset));
+  }
+
+  Expr parseIdentifier() {
+    llvm::StringRef name = tok.text;
+    size_t nameOffset = tok.offset;
+    advance();
+    if (tok.kind == Tok::LParen)
+      return parseCall(name, nameOffset);
+    return namedAtom(name);
+  }
+
+  /// Numbers and the tokens that cannot start an expression.
+  LLVM_ATTRIBUTE_NOINLINE Expr parseLeaf() {
     switch (tok.kind) {
     case Tok::Int: {
       int64_t value;
@@ -706,49 +754,30 @@ private:
       return makeInteger(value);
     }
     case Tok::Float: {
-      std::optional<double> value = parseDouble(tok.text);
+      llvm::StringRef literal = tok.text;
+      std::optional<double> value = parseDouble(literal);
       if (!value)
         return failAt(tok.offset,
-                      "malformed float literal '" + tok.text.str() + "'");
+                      "malformed float literal '" + literal.str() + "'");
       advance();
-      return makeFloat(*value, 53, start.text, Form::Plain);
+      return makeFloat(*value, 53, literal, Form::Plain);
     }
-    case Tok::LParen: {
-      NestingGuard guard(*this);
-      if (guard.tooDeep())
-        return tooDeep();
-      advance();
-      Expr inner = parseComparison();
-      if (inner.isNull())
-        return inner;
-      if (tok.kind != Tok::RParen)
-        return fail("')' to close the '(' at offset " +
-                    std::to_string(start.offset));
-      advance();
-      return inner;
-    }
-    case Tok::Identifier:
-      advance();
-      if (tok.kind == Tok::LParen)
-        return parseCall(start);
-      return namedAtom(start.text);
     case Tok::String:
       return failAt(tok.offset, "a string literal is only allowed as the "
                                 "first argument of Symbol(...) or Float(...)");
     case Tok::Invalid:
-      if (!tok.text.empty() && (tok.text.front() == '\'' ||
-                                tok.text.front() == '"'))
+      if (!tok.text.empty() &&
+          (tok.text.front() == '\'' || tok.text.front() == '"'))
         return failAt(tok.offset, "unterminated string literal");
       if (!tok.text.empty() && isDigit(tok.text.front()))
-        return failAt(tok.offset,
-                      "malformed number '" + tok.text.str() + "'");
+        return failAt(tok.offset, "malformed number '" + tok.text.str() + "'");
       return failAt(tok.offset, "unexpected character " + describe(tok));
     default:
       return fail("an expression");
     }
   }
 
-  Expr namedAtom(llvm::StringRef name) {
+  LLVM_ATTRIBUTE_NOINLINE Expr namedAtom(llvm::StringRef name) {
     if (name == "oo")
       return makeInfinity(false);
     if (name == "int_oo")
@@ -763,7 +792,7 @@ private:
   }
 
   /// Parses `(args)` after a function name and maps the call to a node.
-  Expr parseCall(const Token &head) {
+  Expr parseCall(llvm::StringRef name, size_t nameOffset) {
     NestingGuard guard(*this);
     if (guard.tooDeep())
       return tooDeep();
@@ -771,38 +800,58 @@ private:
     advance(); // '('
     std::vector<CallArg> args;
     while (tok.kind != Tok::RParen) {
-      CallArg arg;
-      arg.offset = tok.offset;
-      if (tok.kind == Tok::Identifier && peek().kind == Tok::Equals) {
-        arg.keyword = tok.text.str();
-        advance();
-        advance();
-      } else if (!args.empty() && !args.back().keyword.empty()) {
-        return failAt(tok.offset, "positional argument after keyword "
-                                  "argument in call to '" +
-                                      head.text.str() + "'");
+      if (!beginArgument(args, name))
+        return Expr();
+      if (!args.back().stringValue) {
+        Expr value = parseComparison();
+        if (value.isNull())
+          return value;
+        args.back().value = value;
       }
-      size_t valueStart = tok.offset;
-      if (tok.kind == Tok::String && arg.keyword.empty()) {
-        arg.stringValue = unquote(tok.text);
-        advance();
-      } else {
-        arg.value = parseComparison();
-        if (arg.value.isNull())
-          return arg.value;
-      }
-      arg.valueText = text.slice(valueStart, tok.offset).rtrim();
-      args.push_back(std::move(arg));
-      if (tok.kind == Tok::Comma) {
-        advance();
-        continue;
-      }
-      if (tok.kind != Tok::RParen)
-        return fail("',' or ')' to close the call to '" + head.text.str() +
-                    "' opened at offset " + std::to_string(openOffset));
+      if (!endArgument(args.back(), name, openOffset))
+        return Expr();
     }
     advance(); // ')'
-    return buildCall(head, args);
+    return buildCall({Tok::Identifier, name, nameOffset}, args);
+  }
+
+  /// Starts a new argument: reads `keyword=` and a string literal value.
+  LLVM_ATTRIBUTE_NOINLINE bool beginArgument(std::vector<CallArg> &args,
+                                             llvm::StringRef name) {
+    bool afterKeyword = !args.empty() && !args.back().keyword.empty();
+    CallArg &arg = args.emplace_back();
+    arg.offset = tok.offset;
+    if (tok.kind == Tok::Identifier && peek().kind == Tok::Equals) {
+      arg.keyword = tok.text.str();
+      advance();
+      advance();
+    } else if (afterKeyword) {
+      failAt(tok.offset, "positional argument after keyword argument in "
+                         "call to '" +
+                             name.str() + "'");
+      return false;
+    }
+    arg.valueStart = tok.offset;
+    if (tok.kind == Tok::String && arg.keyword.empty()) {
+      arg.stringValue = unquote(tok.text);
+      advance();
+    }
+    return true;
+  }
+
+  /// Finishes an argument: records its text and consumes ',' before ')'.
+  LLVM_ATTRIBUTE_NOINLINE bool endArgument(CallArg &arg, llvm::StringRef name,
+                                           size_t openOffset) {
+    arg.valueText = text.slice(arg.valueStart, tok.offset).rtrim();
+    if (tok.kind == Tok::Comma) {
+      advance();
+      return true;
+    }
+    if (tok.kind == Tok::RParen)
+      return true;
+    fail("',' or ')' to close the call to '" + name.str() +
+         "' opened at offset " + std::to_string(openOffset));
+    return false;
   }
 
   LLVM_ATTRIBUTE_NOINLINE Expr buildCall(const Token &head,
@@ -829,12 +878,12 @@ private:
     auto arity = [&](size_t min, size_t max) {
       if (operands.size() >= min && operands.size() <= max)
         return true;
-      std::string count =
-          min == max ? std::to_string(min)
-          : max == SIZE_MAX ? "at least " + std::to_string(min)
-                            : std::to_string(min) + " to " + std::to_string(max);
-      failAt(head.offset, "'" + name.str() + "' takes " + count +
-                              " argument" + (max == 1 ? "" : "s") + ", got " +
+      std::string count = min == max        ? std::to_string(min)
+                          : max == SIZE_MAX ? "at least " + std::to_string(min)
+                                            : std::to_string(min) + " to " +
+                                                  std::to_string(max);
+      failAt(head.offset, "'" + name.str() + "' takes " + count + " argument" +
+                              (max == 1 ? "" : "s") + ", got " +
                               std::to_string(operands.size()));
       return false;
     };
@@ -856,8 +905,8 @@ private:
                       "Rational(...) expects two integer literals");
       if (operands[1].integerValue() == 0)
         return failAt(args[1].offset, "Rational(...) with a zero denominator");
-      Expr value = makeRational(operands[0].integerValue(),
-                                operands[1].integerValue());
+      Expr value =
+          makeRational(operands[0].integerValue(), operands[1].integerValue());
       if (value.isNull())
         return failAt(head.offset, "rational constant out of int64 range");
       return value;
@@ -957,9 +1006,8 @@ private:
     llvm::StringRef symbolName = *args[0].stringValue;
     if (symbolName.empty() || !isIdentStart(symbolName.front()) ||
         !llvm::all_of(symbolName, isIdentChar))
-      return failAt(args[0].offset,
-                    "Symbol name '" + symbolName.str() +
-                        "' is not an identifier");
+      return failAt(args[0].offset, "Symbol name '" + symbolName.str() +
+                                        "' is not an identifier");
     return makeSymbol(symbolName, assumptions);
   }
 
@@ -1013,13 +1061,14 @@ private:
 Form detectForm(llvm::StringRef text) {
   Lexer lexer(text);
   Token previous;
-  for (Token tok = lexer.next(); tok.kind != Tok::End && tok.kind != Tok::Invalid;
+  for (Token tok = lexer.next();
+       tok.kind != Tok::End && tok.kind != Tok::Invalid;
        previous = tok, tok = lexer.next()) {
     if (previous.kind != Tok::Identifier)
       continue;
-    if (tok.kind == Tok::LParen ? isSreprOnlyHead(previous.text)
-                                : (previous.text == "true" ||
-                                   previous.text == "false"))
+    if (tok.kind == Tok::LParen
+            ? isSreprOnlyHead(previous.text)
+            : (previous.text == "true" || previous.text == "false"))
       return Form::Srepr;
   }
   if (previous.kind == Tok::Identifier &&

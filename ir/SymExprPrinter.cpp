@@ -116,8 +116,8 @@ std::string sreprFloat(const Expr &e) {
       !e.floatSpelling().empty() && e.floatSpellingForm() == Form::Srepr
           ? e.floatSpelling().str()
           : formatFloat(e.floatValue(), reprDigits(e.floatPrecision()), true);
-  return "Float('" + digits + "', precision=" +
-         std::to_string(e.floatPrecision()) + ")";
+  return "Float('" + digits +
+         "', precision=" + std::to_string(e.floatPrecision()) + ")";
 }
 
 //===----------------------------------------------------------------------===//
@@ -167,8 +167,8 @@ Expr multiplyNumbers(const Expr &a, const Expr &b) {
         return e.floatValue();
       }
     };
-    unsigned precision = a.kind() == ExprKind::Float ? a.floatPrecision()
-                                                     : b.floatPrecision();
+    unsigned precision =
+        a.kind() == ExprKind::Float ? a.floatPrecision() : b.floatPrecision();
     return makeFloat(asDouble(a) * asDouble(b), precision);
   }
   auto fraction = [](const Expr &e) -> std::pair<int64_t, int64_t> {
@@ -282,7 +282,7 @@ double precedenceOf(const Expr &e) {
   case ExprKind::Infinity:
     // sympy ranks -oo like a sum; torch's -int_oo is a plain atom.
     return e.isNegativeInfinity() && !e.isIntegerInfinity() ? kPrecAdd
-                                                             : kPrecAtom;
+                                                            : kPrecAtom;
   case ExprKind::Boolean:
   case ExprKind::SpecialConstant:
   case ExprKind::Symbol:
@@ -433,7 +433,8 @@ private:
     for (const Expr &term : e.operands()) {
       std::string text = print(term);
       bool minus = false;
-      if (!text.empty() && text.front() == '-' && term.kind() != ExprKind::Add) {
+      if (!text.empty() && text.front() == '-' &&
+          term.kind() != ExprKind::Add) {
         minus = true;
         text.erase(0, 1);
       }

@@ -27,8 +27,7 @@ llvm::Error SymExprText::ensureParsed() const {
       parseError = llvm::toString(result.takeError());
   }
   if (tree.isNull())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   parseError);
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), parseError);
   return llvm::Error::success();
 }
 

@@ -348,7 +348,9 @@ Expr makeOr(llvm::ArrayRef<Expr> operands) {
   return makeWithOperands(ExprKind::Or, operands);
 }
 
-Expr makeNot(Expr operand) { return makeWithOperands(ExprKind::Not, {operand}); }
+Expr makeNot(Expr operand) {
+  return makeWithOperands(ExprKind::Not, {operand});
+}
 
 Expr makeCall(llvm::StringRef name, llvm::ArrayRef<Expr> operands) {
   auto node = std::make_shared<ExprNode>(ExprKind::Call);

@@ -16,9 +16,9 @@
 #define PT2IR_IR_SYMBOLICEXPR_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -70,8 +70,10 @@ enum class Form : uint8_t {
 
 /// Deepest nesting the parser accepts; deeper input is rejected with an error.
 constexpr unsigned kMaxParseNesting = 512;
-/// Deepest tree `substitute` may produce; deeper results are an error.
-constexpr unsigned kMaxExprDepth = 4096;
+/// Deepest tree `substitute` may produce; deeper results are an error. The
+/// recursive algorithms (printing, evaluation, equality) recurse to the tree
+/// depth, so this bounds their stack use (well under 1 MiB).
+constexpr unsigned kMaxExprDepth = 1024;
 
 /// One `key=value` assumption of an srepr symbol, kept verbatim and in order
 /// (`integer=True`). Assumptions never take part in equality or hashing.
@@ -160,8 +162,7 @@ Expr makeRational(int64_t numerator, int64_t denominator);
 /// A Float. `spelling` is the literal to print back in `spellingForm`
 /// (empty: print from the value).
 Expr makeFloat(double value, unsigned precision = 53,
-               llvm::StringRef spelling = {},
-               Form spellingForm = Form::Plain);
+               llvm::StringRef spelling = {}, Form spellingForm = Form::Plain);
 Expr makeBoolean(bool value);
 Expr makeInfinity(bool negative, bool integerInfinity = false);
 /// `nan` or `zoo`.
