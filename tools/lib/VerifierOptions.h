@@ -1,0 +1,71 @@
+//===- VerifierOptions.h - pt2-opt's verifier flags and stage -----*- C++
+//-*-===//
+//
+// The command-line flags that control the verifier in pt2-opt, and the
+// verifier stage a driver runs after reading a program (and, if it likes,
+// after its passes):
+//
+//   --no-verify                 skip the verifier
+//   --verify-dialect=ATEN|TRAINING
+//                               check this dialect instead of the one the
+//                               program's `verifiers` field names
+//   --verify-ops                check operators against the schema table even
+//                               when no dialect applies
+//   --verify-core-aten          require the `core` tag on every aten operator
+//   --verify-diagnostics        compare the findings with expectations
+//                               instead of failing on errors
+//   --expected-diagnostics=FILE the expectations (see
+//                               verifier/ExpectedDiagnostics.h); without it,
+//                               no finding is expected
+//
+// This file deliberately does not read programs or run passes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PT2IR_TOOLS_VERIFIEROPTIONS_H
+#define PT2IR_TOOLS_VERIFIEROPTIONS_H
+
+#include "ir/ExportedProgram.h"
+#include "verifier/Verifier.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace pt2ir {
+
+/// The dialect chosen on the command line.
+enum class DialectChoice { FromProgram, Aten, Training };
+
+/// The verifier's flags. Construct one before
+/// llvm::cl::ParseCommandLineOptions.
+struct VerifierCLOptions {
+  /// Registers the flags in `category` (so they show in the driver's --help).
+  explicit VerifierCLOptions(llvm::cl::OptionCategory &category);
+
+  llvm::cl::opt<bool> noVerify;
+  llvm::cl::opt<DialectChoice> dialect;
+  llvm::cl::opt<bool> verifyOps;
+  llvm::cl::opt<bool> verifyCoreAten;
+  llvm::cl::opt<bool> verifyDiagnostics;
+  llvm::cl::opt<std::string> expectedDiagnostics;
+};
+
+/// The library options the flags stand for. The treespec leaf counter uses
+/// serde's treespec parser with the built-in node types.
+VerifyOptions makeVerifyOptions(const VerifierCLOptions &flags);
+
+/// Runs the verifier on `ep` as the flags say and prints the findings to
+/// `os`, as `<fileName>: error: <path>: [<rule>] node '<name>': <message>`.
+/// `registry` supplies custom and extension schemas (null: the built-in aten
+/// table). Returns 0 when the driver should go on (no errors; or, with
+/// --verify-diagnostics, every expectation met and nothing unexpected), else
+/// the exit code (1).
+int runVerifierStage(const ExportedProgram &ep, llvm::StringRef fileName,
+                     const VerifierCLOptions &flags,
+                     const OperatorRegistry *registry = nullptr,
+                     llvm::raw_ostream &os = llvm::errs());
+
+} // namespace pt2ir
+
+#endif

@@ -1,0 +1,43 @@
+//===- Checks.h - The verifier's groups of rules -------------------*- C++
+//-*-===//
+//
+// Internal to the verifier: one entry point per group of rules, each defined
+// in its own file. verifyProgram (Verifier.cpp) decides which groups run.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PT2IR_VERIFIER_CHECKS_H
+#define PT2IR_VERIFIER_CHECKS_H
+
+#include "verifier/VerifierContext.h"
+
+namespace pt2ir::verifier {
+
+/// The dialect a run checks against.
+enum class Dialect : uint8_t { None, Aten, Training };
+
+/// StructureChecks.cpp: definitions and uses, names, targets, value tables,
+/// subgraph nesting.
+void checkStructure(VerifierContext &ctx);
+
+/// SignatureChecks.cpp: graph inputs/outputs against the graph signature.
+void checkSignature(VerifierContext &ctx);
+
+/// ProgramChecks.cpp: range constraints, the module call graph and the
+/// `verifiers` field. Returns the dialect the program asks for.
+Dialect checkProgramFields(VerifierContext &ctx);
+
+/// SymbolChecks.cpp: symbolic expressions parse; range constraints name
+/// symbols that occur in the program.
+void checkSymbols(VerifierContext &ctx);
+
+/// DialectChecks.cpp: operator targets are allowed in `dialect` (None: only
+/// known operators), mutation rules, the core-ATen tag.
+void checkOperators(VerifierContext &ctx, Dialect dialect);
+
+/// SchemaArgumentChecks.cpp: node inputs and outputs against operator
+/// schemas.
+void checkSchemaArguments(VerifierContext &ctx);
+
+} // namespace pt2ir::verifier
+
+#endif

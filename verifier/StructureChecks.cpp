@@ -1,0 +1,378 @@
+//===- StructureChecks.cpp - Definitions, uses, names and value tables ----===//
+//
+// Checks every graph of the program (subgraphs included) for:
+//  - undefined-value, use-before-def, foreign-value: each operand names a
+//    live value of the same graph, defined by a graph input or an earlier
+//    node (graphs built or rewritten through the API can break this even
+//    though the reader refuses undefined names);
+//  - value-kind-mismatch: an operand slot's member (as_tensor, as_sym_int,
+//    ...) agrees with the kind of value it names;
+//  - duplicate-definition, invalid-name, duplicate-node-name: value and node
+//    names are unique Python identifiers;
+//  - call-target: no call_module / call_method style targets;
+//  - missing-value-meta, value-meta-mismatch, orphan-value-meta: every value
+//    has an entry in the value table of its kind and only there; a table
+//    entry for a name nothing defines is a warning;
+//  - single-tensor-return: `is_single_tensor_return` fits the outputs;
+//  - subgraph-depth: subgraphs nested deeper than the cap.
+//
+// It deliberately does not look at operator schemas, the signature, or
+// symbolic expressions (see the other check files).
+//
+//===----------------------------------------------------------------------===//
+
+#include "verifier/Checks.h"
+#include "verifier/Targets.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace pt2ir::verifier {
+
+namespace {
+
+/// The kind of value a slot of member `kind` refers to.
+ValueType slotValueType(ArgKind kind) {
+  switch (kind) {
+  case ArgKind::SymInt:
+  case ArgKind::SymInts:
+    return ValueType::SymInt;
+  case ArgKind::SymBool:
+  case ArgKind::SymBools:
+    return ValueType::SymBool;
+  case ArgKind::SymFloat:
+  case ArgKind::SymFloats:
+    return ValueType::SymFloat;
+  case ArgKind::CustomObj:
+    return ValueType::CustomObj;
+  default:
+    return ValueType::Tensor;
+  }
+}
+
+/// Calls `fn(use, memberKind)` for every value slot of `arg`, descending
+/// into as_string_to_argument maps without recursion.
+template <typename Fn> void forEachSlot(const Argument &arg, Fn fn) {
+  std::vector<const Argument *> work{&arg};
+  while (!work.empty()) {
+    const Argument *a = work.back();
+    work.pop_back();
+    if (a->getKind() == ArgKind::StringToArgument) {
+      const auto &entries = a->getStringMap();
+      for (auto it = entries.rbegin(); it != entries.rend(); ++it)
+        work.push_back(&it->second);
+      continue;
+    }
+    ArgKind kind = a->getKind();
+    a->forEachUse([&](Use *u) { fn(u, kind); });
+  }
+}
+
+llvm::StringRef tableName(ValueType type) {
+  switch (type) {
+  case ValueType::Tensor:
+    return "tensor_values";
+  case ValueType::SymInt:
+    return "sym_int_values";
+  case ValueType::SymBool:
+    return "sym_bool_values";
+  case ValueType::SymFloat:
+    return "sym_float_values";
+  case ValueType::CustomObj:
+    return "custom_obj_values";
+  }
+  return "?";
+}
+
+bool hasEntry(const Value &v, ValueType table) {
+  const ValueMeta *md = v.getMeta();
+  if (!md)
+    return false;
+  switch (table) {
+  case ValueType::Tensor:
+    return md->tensor != nullptr;
+  case ValueType::SymInt:
+    return md->symInt != nullptr;
+  case ValueType::SymBool:
+    return md->symBool != nullptr;
+  case ValueType::SymFloat:
+    return md->symFloat != nullptr;
+  case ValueType::CustomObj:
+    return md->hasCustomObj;
+  }
+  return false;
+}
+
+constexpr ValueType AllValueTypes[] = {ValueType::Tensor, ValueType::SymInt,
+                                       ValueType::SymBool, ValueType::CustomObj,
+                                       ValueType::SymFloat};
+
+ValueTable tableOf(ValueType type) {
+  switch (type) {
+  case ValueType::Tensor:
+    return ValueTable::Tensor;
+  case ValueType::SymInt:
+    return ValueTable::SymInt;
+  case ValueType::SymBool:
+    return ValueTable::SymBool;
+  case ValueType::SymFloat:
+    return ValueTable::SymFloat;
+  case ValueType::CustomObj:
+    return ValueTable::CustomObj;
+  }
+  return ValueTable::Tensor;
+}
+
+/// Where a value is defined, for messages and for reporting missing metadata
+/// at the definition.
+struct DefSite {
+  std::string path;
+  std::string nodeName;
+  uint64_t order = 0;
+};
+
+class GraphStructureChecker {
+public:
+  GraphStructureChecker(VerifierContext &ctx, const Graph &g)
+      : ctx(ctx), g(g) {}
+
+  void run() {
+    checkInputs();
+    for (const Node &n : g.getNodes())
+      checkNode(n);
+    checkOutputs();
+    checkNodeNamesAgainstValues();
+    checkTables();
+    checkSingleTensorReturn();
+  }
+
+private:
+  /// Records a definition slot and checks its name.
+  void define(Use *u, DefSite site) {
+    Value *v = u->get();
+    llvm::StringRef name = u->getName();
+    if (!v) {
+      ctx.error("undefined-value", site.path, site.nodeName, site.order,
+                "the definition of '" + name + "' is not bound to a value");
+      return;
+    }
+    if (!isPythonIdentifier(name))
+      ctx.error("invalid-name", site.path, site.nodeName, site.order,
+                "value name '" + name + "' is not a valid Python identifier");
+    auto [it, inserted] = definitionSites.try_emplace(name, site.path);
+    if (!inserted)
+      ctx.error("duplicate-definition", site.path, site.nodeName, site.order,
+                "value '" + name + "' is defined twice (first at " +
+                    it->second + ")");
+    defined.insert(v);
+    definitions.push_back({v, std::move(site)});
+  }
+
+  /// Checks one operand slot read at `path`.
+  void use(Use *u, ArgKind member, const std::string &path,
+           llvm::StringRef nodeName, uint64_t order, const Node *user) {
+    Value *v = u->get();
+    llvm::StringRef name = u->getName();
+    if (!v) {
+      // A custom object that no graph input defines is a constant, kept by
+      // name.
+      if (member == ArgKind::CustomObj)
+        return;
+      ctx.error("undefined-value", path, nodeName, order,
+                "uses '" + name +
+                    "', which no graph input or node of this graph defines");
+      return;
+    }
+    if (!v->isLive()) {
+      ctx.error("undefined-value", path, nodeName, order,
+                "uses '" + name + "', whose definition was erased");
+      return;
+    }
+    if (v->getGraph() != &g) {
+      ctx.error("foreign-value", path, nodeName, order,
+                "uses '" + name +
+                    "', a value of another graph; a subgraph receives values "
+                    "only through its inputs");
+      return;
+    }
+    if (v->getOrigin() == ValueOrigin::TableOnly) {
+      ctx.error("undefined-value", path, nodeName, order,
+                "uses '" + name +
+                    "', which only a value table names; no graph input or "
+                    "node defines it");
+      return;
+    }
+    if (!defined.count(v)) {
+      const Node *def = v->getDefiningNode();
+      if (def && def == user)
+        ctx.error("use-before-def", path, nodeName, order,
+                  "uses its own output '" + name + "'");
+      else if (def)
+        ctx.error("use-before-def", path, nodeName, order,
+                  "uses '" + name + "' before its definition by node '" +
+                      def->getName() + "' (" + ctx.nodePath(*def) + ")");
+      else
+        ctx.error("use-before-def", path, nodeName, order,
+                  "uses '" + name + "' before its definition");
+    }
+    ValueType expected = slotValueType(member);
+    if (v->getType() != expected)
+      ctx.error("value-kind-mismatch", path, nodeName, order,
+                "passes '" + name + "' as " + argKindMemberName(member) +
+                    ", but it is a " + valueTypeName(v->getType()) + " value");
+  }
+
+  void checkInputs() {
+    const auto &inputs = g.getInputs();
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      forEachSlot(inputs[i], [&](Use *u, ArgKind) {
+        define(u, {ctx.graphInputPath(g, i), u->getName().str(),
+                   ctx.graphInputOrder(g, i)});
+      });
+    }
+  }
+
+  void checkNode(const Node &n) {
+    std::string nodeName = n.getName().str();
+    TargetInfo target = classifyTarget(n.getTarget());
+    if (target.kind == TargetKind::ModuleOrMethod) {
+      if (n.getTarget().empty())
+        ctx.error("call-target", ctx.nodePath(n) + ".target", nodeName,
+                  ctx.nodeOrder(n), "the target is empty");
+      else
+        ctx.error("call-target", ctx.nodePath(n) + ".target", nodeName,
+                  ctx.nodeOrder(n),
+                  "target '" + n.getTarget() +
+                      "' is not a function: call_module and call_method "
+                      "nodes are not valid in an exported program");
+    }
+    if (std::optional<llvm::StringRef> stored = n.getStoredName()) {
+      if (!isPythonIdentifier(*stored))
+        ctx.error("invalid-name", ctx.nodePath(n) + ".name", nodeName,
+                  ctx.nodeOrder(n),
+                  "node name '" + *stored +
+                      "' is not a valid Python identifier");
+      auto [it, inserted] = nodeNames.try_emplace(*stored, &n);
+      if (!inserted)
+        ctx.error("duplicate-node-name", ctx.nodePath(n) + ".name", nodeName,
+                  ctx.nodeOrder(n),
+                  "node name '" + *stored + "' is already used by " +
+                      ctx.nodePath(*it->second));
+    }
+    const auto &inputs = n.getInputs();
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      std::string path;
+      forEachSlot(inputs[i].arg, [&](Use *u, ArgKind member) {
+        if (path.empty())
+          path = ctx.nodeInputPath(n, i);
+        use(u, member, path, nodeName, ctx.nodeOrder(n, i), &n);
+      });
+    }
+    const auto &outputs = n.getOutputs();
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      forEachSlot(outputs[i], [&](Use *u, ArgKind) {
+        define(u, {ctx.nodeOutputPath(n, i), nodeName,
+                   ctx.nodeOrder(n, unsigned(inputs.size() + i))});
+      });
+    }
+  }
+
+  void checkOutputs() {
+    const auto &outputs = g.getOutputs();
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      std::string path = ctx.graphOutputPath(g, i);
+      forEachSlot(outputs[i], [&](Use *u, ArgKind member) {
+        use(u, member, path, "", ctx.graphOutputOrder(g, i), nullptr);
+      });
+    }
+  }
+
+  /// In torch.fx, node names and value names share one namespace: a stored
+  /// node name may only coincide with a value that node defines itself.
+  void checkNodeNamesAgainstValues() {
+    for (const auto &entry : nodeNames) {
+      const Node *n = entry.second;
+      Value *v = g.lookupValue(entry.first());
+      if (!v || v->getDefiningNode() == n || !v->isLive())
+        continue;
+      std::string owner = v->isGraphInput()
+                              ? std::string("a graph input")
+                              : "node '" +
+                                    (v->getDefiningNode()
+                                         ? v->getDefiningNode()->getName().str()
+                                         : std::string("?")) +
+                                    "'";
+      ctx.error("duplicate-node-name", ctx.nodePath(*n) + ".name", n->getName(),
+                ctx.nodeOrder(*n),
+                "node name '" + entry.first() +
+                    "' is also the name of a value defined by " + owner);
+    }
+  }
+
+  void checkTables() {
+    for (const auto &[v, site] : definitions) {
+      ValueType type = v->getType();
+      if (!hasEntry(*v, type))
+        ctx.error("missing-value-meta", site.path, site.nodeName, site.order,
+                  valueTypeName(type) + " value '" + v->getName() +
+                      "' has no " + tableName(type) + " entry");
+      for (ValueType other : AllValueTypes) {
+        if (other == type || !hasEntry(*v, other))
+          continue;
+        ctx.error("value-meta-mismatch",
+                  ctx.tablePath(g, tableName(other), v->getName()),
+                  site.nodeName, ctx.tableOrder(g),
+                  valueTypeName(type) + " value '" + v->getName() + "' has a " +
+                      tableName(other) + " entry");
+      }
+    }
+    unsigned sub = 0;
+    for (ValueType type : AllValueTypes) {
+      for (Value *v : g.getTableEntries(tableOf(type))) {
+        ++sub;
+        if (v->getOrigin() != ValueOrigin::TableOnly)
+          continue;
+        ctx.warning("orphan-value-meta",
+                    ctx.tablePath(g, tableName(type), v->getName()), "",
+                    ctx.tableOrder(g, sub),
+                    tableName(type) + " has an entry for '" + v->getName() +
+                        "', which no graph input or node defines");
+      }
+    }
+  }
+
+  void checkSingleTensorReturn() {
+    if (!g.isSingleTensorReturn())
+      return;
+    const auto &outputs = g.getOutputs();
+    if (outputs.size() == 1 && outputs[0].getKind() == ArgKind::Tensor)
+      return;
+    ctx.error("single-tensor-return", ctx.layout(g).path + ".outputs", "",
+              ctx.graphOutputOrder(g, 0),
+              "is_single_tensor_return is set, but the graph returns " +
+                  std::to_string(outputs.size()) +
+                  " outputs instead of one as_tensor");
+  }
+
+  VerifierContext &ctx;
+  const Graph &g;
+  llvm::DenseSet<const Value *> defined;
+  llvm::StringMap<std::string> definitionSites;
+  llvm::StringMap<const Node *> nodeNames;
+  std::vector<std::pair<const Value *, DefSite>> definitions;
+};
+
+} // namespace
+
+void checkStructure(VerifierContext &ctx) {
+  for (const Graph *g : ctx.graphs())
+    GraphStructureChecker(ctx, *g).run();
+  for (const Node *n : ctx.tooDeepNodes())
+    ctx.error("subgraph-depth", ctx.nodePath(*n), n->getName(),
+              ctx.nodeOrder(*n),
+              "subgraphs are nested more than " +
+                  std::to_string(ctx.options().maxSubgraphDepth) +
+                  " levels deep; the deeper ones were not checked");
+}
+
+} // namespace pt2ir::verifier

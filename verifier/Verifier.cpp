@@ -1,0 +1,30 @@
+//===- Verifier.cpp - Runs the groups of checks ---------------------------===//
+//
+// verifyProgram: lays the program out once, runs the structural, signature,
+// symbol and program-field checks, then, under a dialect or when asked for,
+// the operator and schema-argument checks, and returns the sorted findings.
+// The rules themselves live in the *Checks.cpp files.
+//
+//===----------------------------------------------------------------------===//
+
+#include "verifier/Verifier.h"
+#include "verifier/Checks.h"
+
+namespace pt2ir {
+
+std::vector<Diagnostic> verifyProgram(const ExportedProgram &ep,
+                                      const VerifyOptions &options) {
+  verifier::VerifierContext ctx(ep, options);
+  verifier::checkStructure(ctx);
+  verifier::checkSignature(ctx);
+  verifier::checkSymbols(ctx);
+  verifier::Dialect dialect = verifier::checkProgramFields(ctx);
+  if (dialect != verifier::Dialect::None || options.verifyOps ||
+      options.coreAten) {
+    verifier::checkOperators(ctx, dialect);
+    verifier::checkSchemaArguments(ctx);
+  }
+  return ctx.takeDiagnostics();
+}
+
+} // namespace pt2ir
