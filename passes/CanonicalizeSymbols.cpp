@@ -1,0 +1,315 @@
+//===- CanonicalizeSymbols.cpp - Name backed symbols after their source ---===//
+//
+// The `canonicalize-symbols` pass. Export numbers backed shape symbols
+// (`s0`, `s1`, ...) in the order it meets them, so the same model exported
+// twice can come out with different numbers. This pass renames each backed
+// symbol after the first graph-input position that binds it: for every
+// top-level graph input in order, each size, stride and storage offset (or
+// the sym-int input itself) whose expression is exactly one symbol. The new
+// number is a stable hash of that position (`x:size:0`) modulo 10007, moved
+// to the next free number on a collision, so equal programs get equal names
+// whatever their original numbering.
+//
+// The rename reaches every place a symbol is written: tensor metadata and
+// sym value tables of every graph (subgraphs included), range_constraints
+// keys (which are then sorted, for the same reason), and the expressions
+// inside `Runtime assertion failed for expression ...` messages. Each
+// expression keeps its form: srepr stays srepr, plain stays plain; an
+// expression without a renamed symbol keeps its text byte for byte.
+//
+// Deliberately not renamed: unbacked symbols (`u0`, they are bound by nodes,
+// not inputs), symbols no graph input binds, and `guards_code` (Python
+// source, which pt2ir does not rewrite).
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/PassRegistry.h"
+#include "passes/Passes.h"
+
+#include "ir/SymbolicExpr.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/xxhash.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace pt2ir {
+
+namespace {
+
+/// The modulus of the symbol-number hash.
+constexpr uint64_t kSymbolHashModulus = 10007;
+/// Subgraphs nested deeper than this are an error.
+constexpr unsigned kMaxSubgraphDepth = 256;
+constexpr llvm::StringLiteral kAssertPrefix =
+    "Runtime assertion failed for expression ";
+constexpr llvm::StringLiteral kAssertNodeMarker = " on node '";
+
+llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "canonicalize-symbols: " + message);
+}
+
+/// The value tables that hold expressions.
+constexpr ValueTable kExprTables[] = {ValueTable::Tensor, ValueTable::SymInt,
+                                      ValueTable::SymBool,
+                                      ValueTable::SymFloat};
+
+/// Calls `fn(slot, where)` on every SymValue that holds an expression in the
+/// value tables of `graph` and its subgraphs.
+template <typename Fn>
+llvm::Error forEachExprSlot(Graph &graph, Fn &&fn, unsigned depth = 0) {
+  if (depth > kMaxSubgraphDepth)
+    return makeError("subgraphs nested deeper than " +
+                     llvm::Twine(kMaxSubgraphDepth) + " levels");
+  auto visit = [&](SymValue *slot, Value *v, const char *field,
+                   int index) -> llvm::Error {
+    if (!slot || !slot->isExpr())
+      return llvm::Error::success();
+    std::string where = ("value '" + v->getName() + "' " + field).str();
+    if (index >= 0)
+      where += "[" + std::to_string(index) + "]";
+    return fn(*slot, where);
+  };
+  for (ValueTable table : kExprTables)
+    for (Value *v : graph.getTableEntries(table)) {
+      ValueMeta &meta = v->getOrCreateMeta();
+      if (table == ValueTable::Tensor) {
+        TensorMeta &tm = *meta.tensor;
+        for (size_t i = 0; i < tm.sizes.size(); ++i)
+          if (auto err = visit(&tm.sizes[i], v, "size", int(i)))
+            return err;
+        for (size_t i = 0; i < tm.strides.size(); ++i)
+          if (auto err = visit(&tm.strides[i], v, "stride", int(i)))
+            return err;
+        if (auto err = visit(&tm.storageOffset, v, "storage_offset", -1))
+          return err;
+        continue;
+      }
+      SymValue *slot = table == ValueTable::SymInt    ? meta.symInt.get()
+                       : table == ValueTable::SymBool ? meta.symBool.get()
+                                                      : meta.symFloat.get();
+      if (auto err = visit(slot, v, "sym value", -1))
+        return err;
+    }
+  for (Node &n : graph.getNodes())
+    for (Graph *body : n.getSubgraphs())
+      if (auto err = forEachExprSlot(*body, fn, depth + 1))
+        return err;
+  return llvm::Error::success();
+}
+
+/// Calls `fn(node, inputIndex, exprText)` for every `Runtime assertion
+/// failed for expression <expr> on node '...'` string input in `graph` and
+/// its subgraphs.
+template <typename Fn>
+llvm::Error forEachAssertMessage(Graph &graph, Fn &&fn, unsigned depth = 0) {
+  if (depth > kMaxSubgraphDepth)
+    return makeError("subgraphs nested deeper than " +
+                     llvm::Twine(kMaxSubgraphDepth) + " levels");
+  for (Node &n : graph.getNodes()) {
+    const auto &inputs = n.getInputs();
+    for (unsigned i = 0; i < inputs.size(); ++i) {
+      if (inputs[i].arg.getKind() != ArgKind::String)
+        continue;
+      llvm::StringRef text = inputs[i].arg.getString();
+      if (!text.starts_with(kAssertPrefix))
+        continue;
+      if (auto err = fn(n, i, text))
+        return err;
+    }
+    for (Graph *body : n.getSubgraphs())
+      if (auto err = forEachAssertMessage(*body, fn, depth + 1))
+        return err;
+  }
+  return llvm::Error::success();
+}
+
+/// Splits an assert message into the text before the expression, the
+/// expression and the rest; false when it does not have that shape.
+bool splitAssertMessage(llvm::StringRef message, llvm::StringRef &expr,
+                        llvm::StringRef &rest) {
+  llvm::StringRef body = message.drop_front(kAssertPrefix.size());
+  size_t marker = body.rfind(kAssertNodeMarker);
+  if (marker == llvm::StringRef::npos)
+    return false;
+  expr = body.take_front(marker);
+  rest = body.drop_front(marker);
+  return !expr.empty();
+}
+
+/// Natural order for symbol names: prefix, then number, then the name.
+bool symbolNameLess(llvm::StringRef a, llvm::StringRef b) {
+  auto key = [](llvm::StringRef name) {
+    llvm::StringRef prefix = name.take_until(llvm::isDigit);
+    std::optional<uint64_t> index = sym::symbolIndex(name);
+    return std::make_tuple(prefix, index.has_value(), index.value_or(0), name);
+  };
+  return key(a) < key(b);
+}
+
+class CanonicalizeSymbolsPass final : public Pass {
+public:
+  llvm::StringRef getName() const override { return "canonicalize-symbols"; }
+
+  llvm::Expected<bool> run(ExportedProgram &ep, PassContext &ctx) override {
+    // 1. Every symbol written anywhere, so new names avoid the ones kept.
+    llvm::StringSet<> allSymbols;
+    llvm::StringMap<sym::Expr> parsed;
+    auto collect = [&](llvm::StringRef text,
+                       llvm::StringRef where) -> llvm::Error {
+      if (parsed.count(text))
+        return llvm::Error::success();
+      auto expr = sym::parseSymExpr(text);
+      if (!expr)
+        return makeError("cannot parse the expression of " + where + ": " +
+                         llvm::toString(expr.takeError()));
+      for (const std::string &name : sym::freeSymbols(*expr))
+        allSymbols.insert(name);
+      parsed[text] = *expr;
+      return llvm::Error::success();
+    };
+    Graph &graph = ep.getGraph();
+    if (auto err = forEachExprSlot(graph, [&](SymValue &s, const std::string &w) -> llvm::Error {
+          return collect(s.expr.exprStr, w);
+        }))
+      return err;
+    if (auto err = forEachAssertMessage(
+            graph, [&](Node &n, unsigned, llvm::StringRef text) -> llvm::Error {
+              llvm::StringRef expr, rest;
+              if (!splitAssertMessage(text, expr, rest))
+                return llvm::Error::success();
+              return collect(expr, ("the assert message of node '" +
+                                    n.getName() + "'")
+                                       .str());
+            }))
+      return err;
+    for (const auto &[name, range] : ep.rangeConstraints)
+      allSymbols.insert(name);
+
+    // 2. The binding source of each backed symbol, first binding first.
+    std::vector<std::pair<std::string, std::string>> sources; // symbol, key
+    llvm::StringSet<> bound;
+    auto bind = [&](const SymValue &s, const llvm::Twine &key) {
+      if (!s.isExpr())
+        return;
+      auto it = parsed.find(s.expr.exprStr);
+      if (it == parsed.end())
+        return;
+      std::optional<llvm::StringRef> name = sym::asSymbol(it->second);
+      if (!name || !sym::isBackedSymbol(*name) || !bound.insert(*name).second)
+        return;
+      sources.emplace_back(name->str(), key.str());
+    };
+    for (Value *input : graph.getInputValues()) {
+      llvm::StringRef inputName = input->getName();
+      if (const TensorMeta *tm = input->getTensorMeta()) {
+        for (size_t i = 0; i < tm->sizes.size(); ++i)
+          bind(tm->sizes[i], inputName + ":size:" + llvm::Twine(i));
+        for (size_t i = 0; i < tm->strides.size(); ++i)
+          bind(tm->strides[i], inputName + ":stride:" + llvm::Twine(i));
+        bind(tm->storageOffset, inputName + ":storage_offset");
+      }
+      if (const SymValue *s = input->getSymMeta())
+        bind(*s, inputName + ":" + valueTypeName(input->getType()));
+    }
+
+    // 3. New names: hash of the source, probing past names already taken.
+    llvm::StringSet<> taken;
+    for (const auto &entry : allSymbols)
+      if (!bound.count(entry.getKey()))
+        taken.insert(entry.getKey());
+    llvm::StringMap<std::string> renames;
+    int64_t renamedCount = 0;
+    for (const auto &[symbol, key] : sources) {
+      llvm::StringRef prefix = llvm::StringRef(symbol).take_until(llvm::isDigit);
+      uint64_t number = llvm::xxh3_64bits(key) % kSymbolHashModulus;
+      std::string candidate;
+      for (;; ++number) {
+        candidate = (prefix + llvm::Twine(number)).str();
+        if (!taken.count(candidate))
+          break;
+      }
+      taken.insert(candidate);
+      if (candidate != symbol)
+        ++renamedCount;
+      renames[symbol] = candidate;
+    }
+    addStatistic("symbols-renamed", renamedCount);
+
+    // 4. Rewrite every expression, keeping untouched texts verbatim.
+    bool changed = false;
+    int64_t rewritten = 0;
+    llvm::StringMap<llvm::StringRef> rewrittenText;
+    auto rewrite = [&](llvm::StringRef text) -> llvm::StringRef {
+      auto cached = rewrittenText.find(text);
+      if (cached != rewrittenText.end())
+        return cached->second;
+      llvm::StringRef result = text;
+      auto it = parsed.find(text);
+      if (renamedCount && it != parsed.end()) {
+        sym::Expr renamed = sym::renameSymbols(it->second, renames);
+        if (!renamed.isSameNode(it->second))
+          result = ep.intern(sym::toString(renamed, sym::detectForm(text)));
+      }
+      rewrittenText[text] = result;
+      return result;
+    };
+    if (auto err = forEachExprSlot(graph, [&](SymValue &s, const std::string &) -> llvm::Error {
+          llvm::StringRef updated = rewrite(s.expr.exprStr);
+          if (updated.data() != s.expr.exprStr.data() ||
+              updated != s.expr.exprStr) {
+            s.expr.exprStr = updated;
+            ++rewritten;
+          }
+          return llvm::Error::success();
+        }))
+      return err;
+    if (auto err = forEachAssertMessage(
+            graph, [&](Node &n, unsigned index, llvm::StringRef text) -> llvm::Error {
+              llvm::StringRef expr, rest;
+              if (!splitAssertMessage(text, expr, rest))
+                return llvm::Error::success();
+              llvm::StringRef updated = rewrite(expr);
+              if (updated == expr)
+                return llvm::Error::success();
+              ++rewritten;
+              std::string message = (kAssertPrefix + updated + rest).str();
+              return n.setInput(index, Argument::string(ep.intern(message)));
+            }))
+      return err;
+    addStatistic("expressions-rewritten", rewritten);
+    changed = rewritten > 0;
+
+    // 5. range_constraints: renamed keys, in natural name order.
+    for (auto &[name, range] : ep.rangeConstraints) {
+      auto it = renames.find(name);
+      if (it != renames.end() && it->second != name) {
+        name = ep.intern(it->second);
+        changed = true;
+      }
+    }
+    auto byName = [](const auto &a, const auto &b) {
+      return symbolNameLess(a.first, b.first);
+    };
+    if (!std::is_sorted(ep.rangeConstraints.begin(), ep.rangeConstraints.end(),
+                        byName)) {
+      std::stable_sort(ep.rangeConstraints.begin(), ep.rangeConstraints.end(),
+                       byName);
+      changed = true;
+    }
+    return changed;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createCanonicalizeSymbolsPass() {
+  return std::make_unique<CanonicalizeSymbolsPass>();
+}
+
+} // namespace pt2ir

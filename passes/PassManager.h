@@ -1,0 +1,118 @@
+//===- PassManager.h - Runs a pipeline of passes with instrumentation -*- C++ -*-===//
+//
+// A PassManager holds an ordered list of passes and runs them on one
+// program. Around each pass it can verify the program (through a hook the
+// driver supplies, so passes never depend on the verifier library), dump
+// the IR as text before or after chosen passes, time the passes and collect
+// their statistics.
+//
+// Deliberately not here: choosing passes from the command line
+// (tools/lib/PassPipelineOptions.h) and the pipeline syntax
+// (passes/PassRegistry.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PT2IR_PASSES_PASSMANAGER_H
+#define PT2IR_PASSES_PASSMANAGER_H
+
+#include "passes/Pass.h"
+#include "passes/PassRegistry.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pt2ir {
+
+/// Checks a program between passes. Returns success, or an error whose
+/// message lists what is wrong (one finding per line).
+using VerifyHook = std::function<llvm::Error(const ExportedProgram &)>;
+
+/// What the pass manager does around each pass.
+struct PassInstrumentation {
+  /// Run the verify hook on the input and after every pass that changed the
+  /// program. Without a hook this does nothing.
+  bool verifyEach = true;
+  /// Dump the IR before / after passes with these registry names.
+  std::vector<std::string> printIRBefore;
+  std::vector<std::string> printIRAfter;
+  /// Dump the IR after every pass.
+  bool printIRAfterAll = false;
+  /// Dump the IR only after passes that changed it. Alone, it applies to
+  /// every pass; with printIRAfter / printIRAfterAll it narrows those.
+  bool printIRAfterChange = false;
+  /// Print a timing table when the run ends.
+  bool timePasses = false;
+  /// Print each pass's statistics when the run ends.
+  bool passStatistics = false;
+};
+
+/// What one pass did in the last run.
+struct PassRunRecord {
+  std::string name;
+  double seconds = 0;
+  bool changed = false;
+  std::map<std::string, int64_t> statistics;
+};
+
+class PassManager {
+public:
+  explicit PassManager(PassContext context = {}) : context(context) {}
+
+  /// Appends a pass.
+  void addPass(std::unique_ptr<Pass> pass);
+  /// Creates and appends every pass of a parsed pipeline; on error nothing
+  /// is added.
+  llvm::Error addPipeline(llvm::ArrayRef<PassPipelineElement> pipeline);
+  /// Parses `text` (see parsePassPipeline) and appends its passes.
+  llvm::Error addPipeline(llvm::StringRef text);
+  size_t size() const { return passes.size(); }
+  bool empty() const { return passes.empty(); }
+  /// The registry names of the passes, in order.
+  std::vector<std::string> getPassNames() const;
+
+  /// Sets the verifier used by `verifyEach`; an empty hook disables it.
+  void setVerifyHook(VerifyHook hook) { verifyHook = std::move(hook); }
+  /// Sets the instrumentation. Pass names in printIRBefore / printIRAfter
+  /// must be registered.
+  llvm::Error setInstrumentation(PassInstrumentation instrumentation);
+  const PassInstrumentation &getInstrumentation() const { return instr; }
+  /// Where IR dumps and reports go (default: llvm::errs()).
+  void setDiagnosticStream(llvm::raw_ostream &os) { diagOS = &os; }
+
+  /// Runs every pass in order on `ep`. Stops at the first pass that fails
+  /// or leaves the program failing verification; the error names the pass.
+  /// Reports (timing, statistics) are printed even when a pass fails.
+  llvm::Error run(ExportedProgram &ep);
+
+  /// One record per pass that ran in the last `run`.
+  llvm::ArrayRef<PassRunRecord> getRunRecords() const { return records; }
+
+  /// The `--time-passes` table for the last run.
+  void printTimingReport(llvm::raw_ostream &os) const;
+  /// The `--pass-statistics` listing for the last run.
+  void printStatisticsReport(llvm::raw_ostream &os) const;
+
+private:
+  llvm::raw_ostream &diag() const { return diagOS ? *diagOS : llvm::errs(); }
+  void dumpIR(const ExportedProgram &ep, llvm::StringRef when,
+              llvm::StringRef passName) const;
+  bool wantsDumpAfter(llvm::StringRef passName, bool changed) const;
+  llvm::Error verify(const ExportedProgram &ep, llvm::StringRef afterPass);
+  void printReports() const;
+
+  PassContext context;
+  std::vector<std::unique_ptr<Pass>> passes;
+  VerifyHook verifyHook;
+  PassInstrumentation instr;
+  llvm::raw_ostream *diagOS = nullptr;
+  std::vector<PassRunRecord> records;
+  double verifySeconds = 0;
+};
+
+} // namespace pt2ir
+
+#endif
