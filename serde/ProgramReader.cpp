@@ -1568,7 +1568,9 @@ llvm::Error applyUpgraders(rapidjson::Document &doc, int64_t major,
       for (rapidjson::Value *v : current) {
         if (!v->IsObject())
           continue;
-        auto it = v->FindMember(rapidjson::StringRef(part.data(), part.size()));
+        // A Value key: the `const Ch *` overload would read past `part`.
+        rapidjson::Value key(rapidjson::StringRef(part.data(), part.size()));
+        auto it = v->FindMember(key);
         if (it == v->MemberEnd())
           continue;
         if (!each) {
@@ -1615,18 +1617,13 @@ llvm::Expected<ExportedProgram> readProgram(llvm::StringRef json, const ReadOpti
   rapidjson::Document doc;
   constexpr unsigned Flags = rapidjson::kParseInsituFlag | rapidjson::kParseFullPrecisionFlag |
                              rapidjson::kParseNanAndInfFlag | rapidjson::kParseValidateEncodingFlag |
-                             rapidjson::kParseIterativeFlag | rapidjson::kParseStopWhenDoneFlag;
+                             rapidjson::kParseIterativeFlag;
   doc.ParseInsitu<Flags>(buffer.data());
   if (doc.HasParseError()) {
     auto [line, col] = lineAndColumn(json, doc.GetErrorOffset());
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(), "%s:%zu:%zu: error: invalid JSON: %s",
         options.fileName.c_str(), line, col, rapidjson::GetParseError_En(doc.GetParseError()));
-  }
-  // Anything but whitespace after the document is an error.
-  {
-    size_t end = doc.GetErrorOffset(); // Not set on success; compute below.
-    (void)end;
   }
   int64_t major = peekMajor(doc);
   if (major != SchemaMajor) {
