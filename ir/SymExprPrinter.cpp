@@ -108,6 +108,9 @@ std::string formatFloat(double value, int dps, bool stripZeros) {
 std::string plainFloat(const Expr &e, bool nested) {
   if (!e.floatSpelling().empty() && e.floatSpellingForm() == Form::Plain)
     return e.floatSpelling().str();
+  // Keep the text parseable: mpmath's "+inf" is not an expression.
+  if (std::isinf(e.floatValue()))
+    return e.floatValue() > 0 ? "oo" : "-oo";
   return formatFloat(e.floatValue(), strDigits(e.floatPrecision()), nested);
 }
 
