@@ -26,6 +26,7 @@
 
 #include "ir/Enums.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace pt2ir::verifier {
@@ -229,28 +230,32 @@ private:
     const auto &inputs = n.getInputs();
     for (size_t i = 0; i < inputs.size(); ++i) {
       const NamedArgument &in = inputs[i];
-      std::string path = ctx.nodePath(n) + ".inputs[" + std::to_string(i) + "]";
+      auto path = [&, i](const char *field) {
+        return ctx.nodePath(n) + ".inputs[" + std::to_string(i) + "]." + field;
+      };
       uint64_t order = ctx.nodeOrder(n, unsigned(i));
       std::optional<size_t> index = schema.findArgumentIndex(in.name);
       if (!index) {
-        ctx.error("schema-unknown-argument", path + ".name", n.getName(), order,
+        ctx.error("schema-unknown-argument", path("name"), n.getName(), order,
                   "operator '" + op + "' has no argument '" + in.name +
                       "' (its arguments: " + argumentList(schema) + ")");
         continue;
       }
       auto [it, inserted] = passed.try_emplace(in.name, i);
       if (!inserted) {
-        ctx.error(
-            "schema-duplicate-argument", path + ".name", n.getName(), order,
-            "argument '" + in.name + "' is passed twice (inputs " +
-                std::to_string(it->second) + " and " + std::to_string(i) + ")");
+        ctx.error("schema-duplicate-argument", path("name"), n.getName(), order,
+                  "argument '" + in.name + "' is passed twice (inputs " +
+                      std::to_string(it->second) + " and " + std::to_string(i) +
+                      ")");
         continue;
       }
       const SchemaArgument &param = params[*index];
       if (in.kind && *in.kind == static_cast<int64_t>(ArgumentKind::POSITIONAL))
-        checkPositional(n, path, order, param, *index, params, positional);
+        checkPositional(
+            n, [&] { return path("kind"); }, order, param, *index, params,
+            positional);
       if (!argumentFitsType(in.arg, param.Type))
-        ctx.error("schema-argument-type", path + ".arg", n.getName(), order,
+        ctx.error("schema-argument-type", path("arg"), n.getName(), order,
                   "argument '" + in.name + "' of '" + op + "' expects " +
                       param.typeString() + ", but got " +
                       argKindMemberName(in.arg.getKind()));
@@ -265,12 +270,12 @@ private:
     }
   }
 
-  void checkPositional(const Node &n, const std::string &path, uint64_t order,
-                       const SchemaArgument &param, size_t index,
-                       llvm::ArrayRef<SchemaArgument> params,
+  void checkPositional(const Node &n, llvm::function_ref<std::string()> path,
+                       uint64_t order, const SchemaArgument &param,
+                       size_t index, llvm::ArrayRef<SchemaArgument> params,
                        size_t &positional) {
     if (param.KwargOnly) {
-      ctx.error("schema-keyword-only", path + ".kind", n.getName(), order,
+      ctx.error("schema-keyword-only", path(), n.getName(), order,
                 "keyword-only argument '" + param.Name +
                     "' is passed positionally (kind 1)");
       return;
@@ -279,7 +284,7 @@ private:
       std::string owner = positional < params.size()
                               ? "'" + params[positional].Name.str() + "'"
                               : std::string("no argument");
-      ctx.error("schema-positional-gap", path + ".kind", n.getName(), order,
+      ctx.error("schema-positional-gap", path(), n.getName(), order,
                 "argument '" + param.Name +
                     "' is passed positionally in position " +
                     std::to_string(positional) + ", which belongs to " + owner +

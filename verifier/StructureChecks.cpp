@@ -123,12 +123,18 @@ ValueTable tableOf(ValueType type) {
   return ValueTable::Tensor;
 }
 
-/// Where a value is defined, for messages and for reporting missing metadata
-/// at the definition.
+/// Where a value is defined: graph input `index` (node null) or output
+/// `index` of `node`. Paths are built only when a finding needs one.
 struct DefSite {
-  std::string path;
-  std::string nodeName;
-  uint64_t order = 0;
+  const Node *node = nullptr;
+  size_t index = 0;
+};
+
+/// Where a value is read: input `index` of `node`, or graph output `index`
+/// (node null).
+struct UseSite {
+  const Node *node = nullptr;
+  size_t index = 0;
 };
 
 class GraphStructureChecker {
@@ -147,56 +153,86 @@ public:
   }
 
 private:
+  std::string pathOf(DefSite site) const {
+    return site.node ? ctx.nodeOutputPath(*site.node, site.index)
+                     : ctx.graphInputPath(g, site.index);
+  }
+  uint64_t orderOf(DefSite site) const {
+    return site.node ? ctx.nodeOrder(
+                           *site.node,
+                           unsigned(site.node->getInputs().size() + site.index))
+                     : ctx.graphInputOrder(g, site.index);
+  }
+  /// The node name a finding at `site` shows: the node, or the input's name.
+  llvm::StringRef nodeNameOf(DefSite site, llvm::StringRef valueName) const {
+    return site.node ? site.node->getName() : valueName;
+  }
+
   /// Records a definition slot and checks its name.
   void define(Use *u, DefSite site) {
     Value *v = u->get();
     llvm::StringRef name = u->getName();
     if (!v) {
-      ctx.error("undefined-value", site.path, site.nodeName, site.order,
+      ctx.error("undefined-value", pathOf(site), nodeNameOf(site, name),
+                orderOf(site),
                 "the definition of '" + name + "' is not bound to a value");
       return;
     }
     if (!isPythonIdentifier(name))
-      ctx.error("invalid-name", site.path, site.nodeName, site.order,
+      ctx.error("invalid-name", pathOf(site), nodeNameOf(site, name),
+                orderOf(site),
                 "value name '" + name + "' is not a valid Python identifier");
-    auto [it, inserted] = definitionSites.try_emplace(name, site.path);
+    auto [it, inserted] = definitionSites.try_emplace(name, site);
     if (!inserted)
-      ctx.error("duplicate-definition", site.path, site.nodeName, site.order,
+      ctx.error("duplicate-definition", pathOf(site), nodeNameOf(site, name),
+                orderOf(site),
                 "value '" + name + "' is defined twice (first at " +
-                    it->second + ")");
+                    pathOf(it->second) + ")");
     defined.insert(v);
-    definitions.push_back({v, std::move(site)});
+    definitions.push_back({v, site});
   }
 
-  /// Checks one operand slot read at `path`.
-  void use(Use *u, ArgKind member, const std::string &path,
-           llvm::StringRef nodeName, uint64_t order, const Node *user) {
+  std::string pathOf(UseSite site) const {
+    return site.node ? ctx.nodeInputPath(*site.node, site.index)
+                     : ctx.graphOutputPath(g, site.index);
+  }
+  uint64_t orderOf(UseSite site) const {
+    return site.node ? ctx.nodeOrder(*site.node, unsigned(site.index))
+                     : ctx.graphOutputOrder(g, site.index);
+  }
+
+  /// Checks one operand slot read at `site`.
+  void use(Use *u, ArgKind member, UseSite site) {
     Value *v = u->get();
     llvm::StringRef name = u->getName();
+    const Node *user = site.node;
+    llvm::StringRef nodeName = user ? user->getName() : llvm::StringRef();
+    auto path = [&] { return pathOf(site); };
+    uint64_t order = orderOf(site);
     if (!v) {
       // A custom object that no graph input defines is a constant, kept by
       // name.
       if (member == ArgKind::CustomObj)
         return;
-      ctx.error("undefined-value", path, nodeName, order,
+      ctx.error("undefined-value", path(), nodeName, order,
                 "uses '" + name +
                     "', which no graph input or node of this graph defines");
       return;
     }
     if (!v->isLive()) {
-      ctx.error("undefined-value", path, nodeName, order,
+      ctx.error("undefined-value", path(), nodeName, order,
                 "uses '" + name + "', whose definition was erased");
       return;
     }
     if (v->getGraph() != &g) {
-      ctx.error("foreign-value", path, nodeName, order,
+      ctx.error("foreign-value", path(), nodeName, order,
                 "uses '" + name +
                     "', a value of another graph; a subgraph receives values "
                     "only through its inputs");
       return;
     }
     if (v->getOrigin() == ValueOrigin::TableOnly) {
-      ctx.error("undefined-value", path, nodeName, order,
+      ctx.error("undefined-value", path(), nodeName, order,
                 "uses '" + name +
                     "', which only a value table names; no graph input or "
                     "node defines it");
@@ -205,19 +241,19 @@ private:
     if (!defined.count(v)) {
       const Node *def = v->getDefiningNode();
       if (def && def == user)
-        ctx.error("use-before-def", path, nodeName, order,
+        ctx.error("use-before-def", path(), nodeName, order,
                   "uses its own output '" + name + "'");
       else if (def)
-        ctx.error("use-before-def", path, nodeName, order,
+        ctx.error("use-before-def", path(), nodeName, order,
                   "uses '" + name + "' before its definition by node '" +
                       def->getName() + "' (" + ctx.nodePath(*def) + ")");
       else
-        ctx.error("use-before-def", path, nodeName, order,
+        ctx.error("use-before-def", path(), nodeName, order,
                   "uses '" + name + "' before its definition");
     }
     ValueType expected = slotValueType(member);
     if (v->getType() != expected)
-      ctx.error("value-kind-mismatch", path, nodeName, order,
+      ctx.error("value-kind-mismatch", path(), nodeName, order,
                 "passes '" + name + "' as " + argKindMemberName(member) +
                     ", but it is a " + valueTypeName(v->getType()) + " value");
   }
@@ -225,15 +261,12 @@ private:
   void checkInputs() {
     const auto &inputs = g.getInputs();
     for (size_t i = 0; i < inputs.size(); ++i) {
-      forEachSlot(inputs[i], [&](Use *u, ArgKind) {
-        define(u, {ctx.graphInputPath(g, i), u->getName().str(),
-                   ctx.graphInputOrder(g, i)});
-      });
+      forEachSlot(inputs[i], [&](Use *u, ArgKind) { define(u, {nullptr, i}); });
     }
   }
 
   void checkNode(const Node &n) {
-    std::string nodeName = n.getName().str();
+    llvm::StringRef nodeName = n.getName();
     TargetInfo target = classifyTarget(n.getTarget());
     if (target.kind == TargetKind::ModuleOrMethod) {
       if (n.getTarget().empty())
@@ -261,28 +294,21 @@ private:
     }
     const auto &inputs = n.getInputs();
     for (size_t i = 0; i < inputs.size(); ++i) {
-      std::string path;
       forEachSlot(inputs[i].arg, [&](Use *u, ArgKind member) {
-        if (path.empty())
-          path = ctx.nodeInputPath(n, i);
-        use(u, member, path, nodeName, ctx.nodeOrder(n, i), &n);
+        use(u, member, {&n, i});
       });
     }
     const auto &outputs = n.getOutputs();
     for (size_t i = 0; i < outputs.size(); ++i) {
-      forEachSlot(outputs[i], [&](Use *u, ArgKind) {
-        define(u, {ctx.nodeOutputPath(n, i), nodeName,
-                   ctx.nodeOrder(n, unsigned(inputs.size() + i))});
-      });
+      forEachSlot(outputs[i], [&](Use *u, ArgKind) { define(u, {&n, i}); });
     }
   }
 
   void checkOutputs() {
     const auto &outputs = g.getOutputs();
     for (size_t i = 0; i < outputs.size(); ++i) {
-      std::string path = ctx.graphOutputPath(g, i);
       forEachSlot(outputs[i], [&](Use *u, ArgKind member) {
-        use(u, member, path, "", ctx.graphOutputOrder(g, i), nullptr);
+        use(u, member, {nullptr, i});
       });
     }
   }
@@ -312,16 +338,17 @@ private:
   void checkTables() {
     for (const auto &[v, site] : definitions) {
       ValueType type = v->getType();
+      llvm::StringRef nodeName = nodeNameOf(site, v->getName());
       if (!hasEntry(*v, type))
-        ctx.error("missing-value-meta", site.path, site.nodeName, site.order,
+        ctx.error("missing-value-meta", pathOf(site), nodeName, orderOf(site),
                   valueTypeName(type) + " value '" + v->getName() +
                       "' has no " + tableName(type) + " entry");
       for (ValueType other : AllValueTypes) {
         if (other == type || !hasEntry(*v, other))
           continue;
         ctx.error("value-meta-mismatch",
-                  ctx.tablePath(g, tableName(other), v->getName()),
-                  site.nodeName, ctx.tableOrder(g),
+                  ctx.tablePath(g, tableName(other), v->getName()), nodeName,
+                  ctx.tableOrder(g),
                   valueTypeName(type) + " value '" + v->getName() + "' has a " +
                       tableName(other) + " entry");
       }
@@ -357,7 +384,7 @@ private:
   VerifierContext &ctx;
   const Graph &g;
   llvm::DenseSet<const Value *> defined;
-  llvm::StringMap<std::string> definitionSites;
+  llvm::StringMap<DefSite> definitionSites;
   llvm::StringMap<const Node *> nodeNames;
   std::vector<std::pair<const Value *, DefSite>> definitions;
 };

@@ -17,10 +17,9 @@
 
 #include "ir/SymbolicExpr.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
-
-#include <functional>
 
 namespace pt2ir::verifier {
 
@@ -38,7 +37,7 @@ public:
 
 private:
   void scanExpr(const SymValue &sv, const Graph &g,
-                const std::function<std::string()> &path) {
+                llvm::function_ref<std::string()> path) {
     if (!sv.isExpr())
       return;
     llvm::StringRef text = sv.expr.exprStr;
@@ -57,10 +56,12 @@ private:
   }
 
   void scanList(const std::vector<SymValue> &list, const Graph &g,
-                const std::string &base) {
+                const Value &v, const char *field) {
     for (size_t i = 0; i < list.size(); ++i)
-      scanExpr(list[i], g,
-               [&] { return base + "[" + std::to_string(i) + "]"; });
+      scanExpr(list[i], g, [&] {
+        return ctx.tablePath(g, "tensor_values", v.getName()) + "." + field +
+               "[" + std::to_string(i) + "]";
+      });
   }
 
   void scanGraph(const Graph &g) {
@@ -68,10 +69,12 @@ private:
       const TensorMeta *tm = v->getTensorMeta();
       if (!tm)
         continue;
-      std::string base = ctx.tablePath(g, "tensor_values", v->getName());
-      scanList(tm->sizes, g, base + ".sizes");
-      scanList(tm->strides, g, base + ".strides");
-      scanExpr(tm->storageOffset, g, [&] { return base + ".storage_offset"; });
+      scanList(tm->sizes, g, *v, "sizes");
+      scanList(tm->strides, g, *v, "strides");
+      scanExpr(tm->storageOffset, g, [&] {
+        return ctx.tablePath(g, "tensor_values", v->getName()) +
+               ".storage_offset";
+      });
     }
     struct SymTable {
       ValueTable table;
