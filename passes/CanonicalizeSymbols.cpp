@@ -15,7 +15,11 @@
 // keys (which are then sorted, for the same reason), and the expressions
 // inside `Runtime assertion failed for expression ...` messages. Each
 // expression keeps its form: srepr stays srepr, plain stays plain; an
-// expression without a renamed symbol keeps its text byte for byte.
+// expression without a renamed symbol keeps its text byte for byte. In the
+// rewritten ones, the non-constant operands of commutative operators (Add,
+// Mul, Min, Max, And, Or, Eq, Ne) are sorted by their text, because sympy
+// orders them by symbol name and so by the old numbering. Nothing else about
+// an expression changes: no simplification.
 //
 // Deliberately not renamed: unbacked symbols (`u0`, they are bound by nodes,
 // not inputs), symbols no graph input binds, and `guards_code` (Python
@@ -152,6 +156,81 @@ bool symbolNameLess(llvm::StringRef a, llvm::StringRef b) {
   return key(a) < key(b);
 }
 
+/// True for constants, which keep their place when operands are reordered.
+bool isConstant(const sym::Expr &e) {
+  switch (e.kind()) {
+  case sym::ExprKind::Integer:
+  case sym::ExprKind::Rational:
+  case sym::ExprKind::Float:
+  case sym::ExprKind::Boolean:
+  case sym::ExprKind::Infinity:
+  case sym::ExprKind::SpecialConstant:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// True for operators whose operands may be permuted freely.
+bool isCommutative(sym::ExprKind kind) {
+  switch (kind) {
+  case sym::ExprKind::Add:
+  case sym::ExprKind::Mul:
+  case sym::ExprKind::Min:
+  case sym::ExprKind::Max:
+  case sym::ExprKind::And:
+  case sym::ExprKind::Or:
+  case sym::ExprKind::Eq:
+  case sym::ExprKind::Ne:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Sorts the non-constant operands of commutative operators by their srepr
+/// text (constants stay in their slots, so `s + 1` and `2*s` keep their
+/// shape). Sympy orders such operands by symbol name, so after a rename the
+/// written order depends on the old numbering; this makes it depend on the
+/// new names only. Returns the same node when nothing moves.
+sym::Expr orderCommutativeOperands(const sym::Expr &e) {
+  if (e.numOperands() == 0)
+    return e;
+  std::vector<sym::Expr> operands;
+  bool changed = false;
+  for (const sym::Expr &op : e.operands()) {
+    operands.push_back(orderCommutativeOperands(op));
+    changed |= !operands.back().isSameNode(op);
+  }
+  if (isCommutative(e.kind())) {
+    std::vector<size_t> slots;
+    std::vector<std::pair<std::string, sym::Expr>> movable;
+    for (size_t i = 0; i < operands.size(); ++i)
+      if (!isConstant(operands[i])) {
+        slots.push_back(i);
+        movable.emplace_back(sym::toString(operands[i], sym::Form::Srepr),
+                             operands[i]);
+      }
+    std::stable_sort(movable.begin(), movable.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    for (size_t k = 0; k < slots.size(); ++k)
+      if (!operands[slots[k]].isSameNode(movable[k].second)) {
+        operands[slots[k]] = movable[k].second;
+        changed = true;
+      }
+  }
+  return changed ? sym::rebuildWithOperands(e, operands) : e;
+}
+
+/// True when `e` mentions a symbol that `renames` covers.
+bool mentionsAny(const sym::Expr &e,
+                 const llvm::StringMap<std::string> &renames) {
+  for (const std::string &name : sym::freeSymbols(e))
+    if (renames.count(name))
+      return true;
+  return false;
+}
+
 class CanonicalizeSymbolsPass final : public Pass {
 public:
   llvm::StringRef getName() const override { return "canonicalize-symbols"; }
@@ -251,18 +330,18 @@ public:
         return cached->second;
       llvm::StringRef result = text;
       auto it = parsed.find(text);
-      if (renamedCount && it != parsed.end()) {
+      if (it != parsed.end() && mentionsAny(it->second, renames)) {
         sym::Expr renamed = sym::renameSymbols(it->second, renames);
-        if (!renamed.isSameNode(it->second))
-          result = ep.intern(sym::toString(renamed, sym::detectForm(text)));
+        sym::Expr ordered = orderCommutativeOperands(renamed);
+        if (!ordered.isSameNode(it->second))
+          result = ep.intern(sym::toString(ordered, sym::detectForm(text)));
       }
       rewrittenText[text] = result;
       return result;
     };
     if (auto err = forEachExprSlot(graph, [&](SymValue &s, const std::string &) -> llvm::Error {
           llvm::StringRef updated = rewrite(s.expr.exprStr);
-          if (updated.data() != s.expr.exprStr.data() ||
-              updated != s.expr.exprStr) {
+          if (updated != s.expr.exprStr) {
             s.expr.exprStr = updated;
             ++rewritten;
           }

@@ -3,6 +3,7 @@
 #include "passes/PassManager.h"
 
 #include "ir/Printer.h"
+#include "ir/UnbackedBindings.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -158,6 +159,13 @@ llvm::Error PassManager::run(ExportedProgram &ep) {
     }
     record.changed = *changed;
     records.push_back(std::move(record));
+    if (*changed && refreshBindings) {
+      if (auto err = recomputeUnbackedBindings(ep)) {
+        printReports();
+        return makeError("after pass '" + name + "': unbacked bindings: " +
+                         llvm::toString(std::move(err)));
+      }
+    }
     if (wantsDumpAfter(name, *changed))
       dumpIR(ep, "After", name);
     if (*changed) {

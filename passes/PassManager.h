@@ -4,7 +4,8 @@
 // program. Around each pass it can verify the program (through a hook the
 // driver supplies, so passes never depend on the verifier library), dump
 // the IR as text before or after chosen passes, time the passes and collect
-// their statistics.
+// their statistics. After a pass that changed the program it recomputes the
+// unbacked-symbol bindings, which are derived data every pass may rely on.
 //
 // Deliberately not here: choosing passes from the command line
 // (tools/lib/PassPipelineOptions.h) and the pipeline syntax
@@ -80,6 +81,10 @@ public:
   /// must be registered.
   llvm::Error setInstrumentation(PassInstrumentation instrumentation);
   const PassInstrumentation &getInstrumentation() const { return instr; }
+  /// Whether to recompute the unbacked-symbol bindings (ir/UnbackedBindings.h)
+  /// after every pass that changed the program, so later passes never see
+  /// stale ones (default on). A symbol left unbound is then an error.
+  void setRefreshUnbackedBindings(bool on) { refreshBindings = on; }
   /// Where IR dumps and reports go (default: llvm::errs()).
   void setDiagnosticStream(llvm::raw_ostream &os) { diagOS = &os; }
 
@@ -109,6 +114,7 @@ private:
   VerifyHook verifyHook;
   PassInstrumentation instr;
   llvm::raw_ostream *diagOS = nullptr;
+  bool refreshBindings = true;
   std::vector<PassRunRecord> records;
   double verifySeconds = 0;
 };
