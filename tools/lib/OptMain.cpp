@@ -1,12 +1,14 @@
 //===- OptMain.cpp - pt2-opt driver ---------------------------------------===//
 //
-// Reads a program, optionally runs passes and the verifier, and writes it
-// back as JSON or as the readable text form. Mirrors mlir-opt: the logic is
-// here, tools/pt2-opt.cpp only calls pt2OptMain.
+// Reads a program (JSON or a .pt2 archive), optionally runs passes and the
+// verifier, and writes it back as JSON, an archive or the readable text form.
+// Mirrors mlir-opt: the logic is here, tools/pt2-opt.cpp only calls
+// pt2OptMain.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tools/lib/OptMain.h"
+#include "tools/lib/ProgramIO.h"
 #include "tools/lib/RegistryOptions.h"
 #include "tools/lib/RoundTrip.h"
 
@@ -16,8 +18,6 @@
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace pt2ir {
@@ -27,15 +27,20 @@ enum class EmitKind { Json, Text };
 
 struct OptOptions {
   llvm::cl::OptionCategory category{"pt2-opt options"};
-  llvm::cl::opt<std::string> input{llvm::cl::Positional, llvm::cl::desc("<input program (.json, or - for stdin)>"),
+  llvm::cl::opt<std::string> input{llvm::cl::Positional,
+                                   llvm::cl::desc("<input program: .json, .pt2, or - for stdin>"),
                                    llvm::cl::init("-"), llvm::cl::cat(category)};
-  llvm::cl::opt<std::string> output{"o", llvm::cl::desc("Output file (default: stdout)"),
+  llvm::cl::opt<std::string> output{"o", llvm::cl::desc("Output file (default: stdout); a .pt2 name writes an archive"),
                                     llvm::cl::value_desc("file"), llvm::cl::init("-"), llvm::cl::cat(category)};
   llvm::cl::opt<EmitKind> emit{
       "emit", llvm::cl::desc("Output format"), llvm::cl::init(EmitKind::Json),
       llvm::cl::values(clEnumValN(EmitKind::Json, "json", "the serialized JSON program (default)"),
                        clEnumValN(EmitKind::Text, "text", "the readable text listing")),
       llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> model{"model", llvm::cl::desc("Process only this model of a .pt2 archive"),
+                                   llvm::cl::value_desc("name"), llvm::cl::cat(category)};
+  llvm::cl::opt<bool> list{"list", llvm::cl::desc("List what a .pt2 archive holds and exit"),
+                           llvm::cl::cat(category)};
   llvm::cl::list<std::string> opSchemas{
       "op-schemas", llvm::cl::desc("Register custom operator schemas, one per line (mylib::op(Tensor x) -> Tensor)"),
       llvm::cl::value_desc("file"), llvm::cl::cat(category)};
@@ -82,41 +87,50 @@ int pt2OptMain(int argc, char **argv) {
   llvm::cl::HideUnrelatedOptions(opts.category);
   llvm::cl::ParseCommandLineOptions(argc, argv, "pt2ir optimizer driver\n");
 
-  std::string inputName = opts.input == "-" ? std::string("<stdin>") : std::string(opts.input);
-  auto buffer = opts.input == "-" ? llvm::MemoryBuffer::getSTDIN()
-                                  : llvm::MemoryBuffer::getFile(opts.input, /*IsText=*/false,
-                                                                /*RequiresNullTerminator=*/false);
-  if (!buffer) {
-    llvm::errs() << inputName << ": error: cannot read file: " << buffer.getError().message() << "\n";
-    return 1;
+  if (opts.list) {
+    if (auto err = listArchive(opts.input, llvm::outs()))
+      return reportError(std::move(err));
+    return 0;
   }
+
   auto registry = buildRegistry(opts.opSchemas, opts.extensionSchemas);
   if (!registry)
     return reportError(registry.takeError());
   ReadOptions readOptions;
-  readOptions.fileName = inputName;
   readOptions.registry = registry->get();
   readOptions.allowUnregisteredExtensions = opts.allowUnregisteredExtensions;
-  auto program = readProgram((*buffer)->getBuffer(), readOptions);
-  if (!program)
-    return reportError(program.takeError());
 
-  if (opts.verifyRoundTrip) {
-    if (auto err = verifyRoundTrip(*program, inputName))
+  auto input = loadInput(opts.input, readOptions, opts.model);
+  if (!input)
+    return reportError(input.takeError());
+
+  for (LoadedProgram &lp : input->programs) {
+    if (!opts.verifyRoundTrip)
+      continue;
+    if (auto err = verifyRoundTrip(lp.program, lp.displayName))
       return reportError(std::move(err));
-    reportInputComparison(writeProgram(*program), (*buffer)->getBuffer(), inputName);
+    reportInputComparison(writeProgram(lp.program), lp.inputJson, lp.displayName);
   }
 
-  std::string bytes;
   if (opts.emit == EmitKind::Text) {
-    llvm::raw_string_ostream os(bytes);
+    std::string text;
+    llvm::raw_string_ostream os(text);
     PrintOptions printOptions;
     printOptions.registry = registry->get();
-    printProgram(os, *program, printOptions);
-  } else {
-    bytes = writeProgram(*program);
+    for (const LoadedProgram &lp : input->programs) {
+      if (input->programs.size() > 1 || !lp.modelName.empty())
+        os << "// model: " << lp.modelName << "\n";
+      printProgram(os, lp.program, printOptions);
+    }
+    if (auto err = writeFileAtomically(opts.output, text))
+      return reportError(std::move(err));
+    return 0;
   }
-  if (auto err = writeFileAtomically(opts.output, bytes))
+
+  std::vector<std::string> json;
+  for (const LoadedProgram &lp : input->programs)
+    json.push_back(writeProgram(lp.program));
+  if (auto err = writeOutput(opts.output, *input, json))
     return reportError(std::move(err));
   return 0;
 }

@@ -1,0 +1,64 @@
+//===- ProgramIO.h - Programs in and out of JSON files and archives -*- C++ -*-===//
+//
+// pt2-opt takes a JSON program or a `.pt2` archive. An archive may hold
+// several models; `--model NAME` picks one, and by default every model is
+// processed. Writing back to `.pt2` keeps every entry pt2ir does not touch
+// (weights, constants, extra files, AOTInductor artifacts) byte-identical
+// and only replaces the programs.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PT2IR_TOOLS_PROGRAMIO_H
+#define PT2IR_TOOLS_PROGRAMIO_H
+
+#include "ir/ExportedProgram.h"
+#include "serde/ProgramReader.h"
+#include "serde/Pt2Archive.h"
+#include "llvm/Support/raw_ostream.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pt2ir {
+
+/// One program of the input, with where it came from.
+struct LoadedProgram {
+  /// The model name in an archive; empty for a plain JSON input.
+  std::string modelName;
+  /// `file.json`, or `file.pt2:models/<name>.json`, for messages.
+  std::string displayName;
+  /// The bytes the program was read from.
+  std::string inputJson;
+  ExportedProgram program;
+};
+
+/// Everything read from INPUT.
+struct LoadedInput {
+  std::string path;
+  std::vector<LoadedProgram> programs;
+  /// Set when INPUT was an archive: the contents to write back.
+  std::optional<Pt2ArchiveContents> archive;
+};
+
+/// True if `path` names a zip archive (by its first bytes; `.pt2` by name
+/// when the file cannot be read).
+bool looksLikeArchive(llvm::StringRef path);
+
+/// Reads INPUT (a JSON file, `-` for stdin, or an archive). `modelFilter`
+/// selects one model of an archive; an unknown model is an error listing
+/// the models there are.
+llvm::Expected<LoadedInput> loadInput(llvm::StringRef path, const ReadOptions &readOptions,
+                                      llvm::StringRef modelFilter);
+
+/// Writes the programs (already serialized to JSON, one per loaded program)
+/// to `path`: a `.pt2` path gets an archive (the input archive's other
+/// entries kept, or a fresh archive around a JSON input), anything else a
+/// single JSON program. Atomic in every case.
+llvm::Error writeOutput(llvm::StringRef path, const LoadedInput &input,
+                        const std::vector<std::string> &programJson);
+
+/// `pt2-opt --list FILE`: what an archive holds.
+llvm::Error listArchive(llvm::StringRef path, llvm::raw_ostream &os);
+
+} // namespace pt2ir
+
+#endif
