@@ -7,7 +7,7 @@ PACKAGES=(
   cmake ninja-build g++ python3
   llvm-19-dev llvm-19-tools libzstd-dev
   rapidjson-dev libfmt-dev libgtest-dev libbenchmark-dev
-  libzip-dev zlib1g-dev
+  libzip-dev zlib1g-dev python3-yaml
 )
 
 missing=()
