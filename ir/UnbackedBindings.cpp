@@ -12,8 +12,8 @@
 #include "ir/Graph.h"
 #include "ir/SymbolicExpr.h"
 
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -28,10 +28,18 @@ std::string bindingPathToString(const BindingPath &path) {
   llvm::raw_string_ostream os(out);
   for (const BindingKey &key : path) {
     switch (key.kind) {
-    case BindingKey::Kind::Index: os << '[' << key.value << ']'; break;
-    case BindingKey::Kind::Size: os << ".size()"; break;
-    case BindingKey::Kind::Stride: os << ".stride()"; break;
-    case BindingKey::Kind::StorageOffset: os << ".storage_offset()"; break;
+    case BindingKey::Kind::Index:
+      os << '[' << key.value << ']';
+      break;
+    case BindingKey::Kind::Size:
+      os << ".size()";
+      break;
+    case BindingKey::Kind::Stride:
+      os << ".stride()";
+      break;
+    case BindingKey::Kind::StorageOffset:
+      os << ".storage_offset()";
+      break;
     case BindingKey::Kind::DivideBy:
       os << ".__floordiv__(";
       if (key.divisorSymbol.empty())
@@ -144,10 +152,17 @@ ValueView viewOfValue(const Value *v) {
     if ((view.tensor = v->getTensorMeta()))
       view.kind = ValueView::Kind::Tensor;
     return view;
-  case ValueType::SymInt: view.kind = ValueView::Kind::SymInt; break;
-  case ValueType::SymBool: view.kind = ValueView::Kind::SymBool; break;
-  case ValueType::SymFloat: view.kind = ValueView::Kind::SymFloat; break;
-  case ValueType::CustomObj: return view;
+  case ValueType::SymInt:
+    view.kind = ValueView::Kind::SymInt;
+    break;
+  case ValueType::SymBool:
+    view.kind = ValueView::Kind::SymBool;
+    break;
+  case ValueType::SymFloat:
+    view.kind = ValueView::Kind::SymFloat;
+    break;
+  case ValueType::CustomObj:
+    return view;
   }
   view.sym = v->getSymMeta();
   if (!view.sym)
@@ -155,7 +170,9 @@ ValueView viewOfValue(const Value *v) {
   return view;
 }
 
-ValueView viewOfUse(const Use *u) { return viewOfValue(u ? u->get() : nullptr); }
+ValueView viewOfUse(const Use *u) {
+  return viewOfValue(u ? u->get() : nullptr);
+}
 
 ValueView tupleOf(std::vector<ValueView> elements) {
   ValueView view;
@@ -168,10 +185,12 @@ ValueView viewOfArgument(const Argument &arg) {
   std::vector<ValueView> elements;
   switch (arg.getKind()) {
   case ArgKind::Tensor:
-  case ArgKind::OptionalTensor: return viewOfUse(arg.getRef());
+  case ArgKind::OptionalTensor:
+    return viewOfUse(arg.getRef());
   case ArgKind::SymInt:
   case ArgKind::SymBool:
-  case ArgKind::SymFloat: return viewOfUse(arg.getSym().ref);
+  case ArgKind::SymFloat:
+    return viewOfUse(arg.getSym().ref);
   case ArgKind::Tensors:
   case ArgKind::OptionalTensors:
     for (const Use *u : arg.getRefs())
@@ -191,7 +210,8 @@ ValueView viewOfArgument(const Argument &arg) {
       elements.push_back(tupleOf(std::move(innerViews)));
     }
     return tupleOf(std::move(elements));
-  default: return {};
+  default:
+    return {};
   }
 }
 
@@ -213,8 +233,10 @@ bool isCompressedSparse(int64_t layout) {
   case Layout::SparseCsr:
   case Layout::SparseCsc:
   case Layout::SparseBsr:
-  case Layout::SparseBsc: return true;
-  default: return false;
+  case Layout::SparseBsc:
+    return true;
+  default:
+    return false;
   }
 }
 
@@ -222,7 +244,8 @@ bool isCompressedSparse(int64_t layout) {
 /// order.
 template <typename Fn> void forEachSymValue(const ValueView &view, Fn &&fn) {
   switch (view.kind) {
-  case ValueView::Kind::None: return;
+  case ValueView::Kind::None:
+    return;
   case ValueView::Kind::Tuple:
     for (const ValueView &e : view.elements)
       forEachSymValue(e, fn);
@@ -236,7 +259,9 @@ template <typename Fn> void forEachSymValue(const ValueView &view, Fn &&fn) {
     return;
   case ValueView::Kind::SymInt:
   case ValueView::Kind::SymBool:
-  case ValueView::Kind::SymFloat: fn(*view.sym); return;
+  case ValueView::Kind::SymFloat:
+    fn(*view.sym);
+    return;
   }
 }
 
@@ -406,7 +431,8 @@ llvm::Error BindingComputer::match(const ValueView &view, BindingPath &path,
   if (pending.empty())
     return llvm::Error::success();
   switch (view.kind) {
-  case ValueView::Kind::None: return llvm::Error::success();
+  case ValueView::Kind::None:
+    return llvm::Error::success();
   case ValueView::Kind::Tuple:
     for (size_t i = 0; i < view.elements.size(); ++i) {
       path.push_back(BindingKey::index(static_cast<int64_t>(i)));
@@ -450,7 +476,8 @@ llvm::Error BindingComputer::match(const ValueView &view, BindingPath &path,
   }
   case ValueView::Kind::SymInt:
   case ValueView::Kind::SymBool:
-  case ValueView::Kind::SymFloat: return matchSym(view, path, out);
+  case ValueView::Kind::SymFloat:
+    return matchSym(view, path, out);
   }
   return llvm::Error::success();
 }
@@ -516,10 +543,9 @@ constexpr unsigned kMaxSubgraphDepth = 256;
 llvm::Error recomputeImpl(Graph &g, bool *changed, unsigned depth,
                           llvm::StringRef where) {
   if (depth > kMaxSubgraphDepth)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "subgraphs nested more than %u deep at %s", kMaxSubgraphDepth,
-        where.str().c_str());
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "subgraphs nested more than %u deep at %s",
+                                   kMaxSubgraphDepth, where.str().c_str());
   llvm::Error all = llvm::Error::success();
   BindingComputer computer(g);
   if (llvm::Error err = computer.run()) {

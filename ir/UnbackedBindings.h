@@ -1,4 +1,5 @@
-//===- UnbackedBindings.h - Where each unbacked symbol is bound ---*- C++ -*-===//
+//===- UnbackedBindings.h - Where each unbacked symbol is bound ---*- C++
+//-*-===//
 //
 // An unbacked symbol (`u0`, `zuf3`) is a data-dependent size or scalar: the
 // program only learns its value when some node runs (`item`, `nonzero`, a

@@ -96,6 +96,14 @@ struct InputDim {
   int64_t index = 0;
 };
 
+/// A stored unbacked binding: by `node`, or by graph input `inputIndex` when
+/// `node` is null.
+struct BindingSite {
+  Node *node = nullptr;
+  unsigned inputIndex = 0;
+  const BindingPath *path = nullptr;
+};
+
 class AssertInserter {
 public:
   AssertInserter(ExportedProgram &ep, bool assertBacked)
@@ -131,8 +139,7 @@ private:
   llvm::Expected<Node *> emit(llvm::StringRef target, llvm::StringRef nameBase,
                               std::vector<NamedArgument> inputs,
                               std::optional<ArgKind> outputKind,
-                              std::optional<SymValue> outputMeta,
-                              Node *anchor);
+                              std::optional<SymValue> outputMeta, Node *anchor);
 
   ExportedProgram &ep;
   Graph &graph;
@@ -148,6 +155,8 @@ private:
   llvm::StringMap<Value *> bareNodeValue;
   /// First tensor graph input dimension that is the bare symbol.
   llvm::StringMap<InputDim> bareInputDim;
+  /// Where each unbacked symbol is bound (from the stored bindings).
+  llvm::StringMap<BindingSite> bindingSites;
   llvm::StringSet<> usedNames;
   /// Last node inserted after each anchor (key null: after the inputs).
   llvm::DenseMap<Node *, Node *> lastInserted;
@@ -229,8 +238,8 @@ llvm::Error AssertInserter::scanValues() {
                         BindingKey::Kind method) {
       for (size_t i = 0; i < dims.size(); ++i)
         if (auto name = bareSymbol(&dims[i]))
-          bareInputDim.try_emplace(*name,
-                                   InputDim{v, method, static_cast<int64_t>(i)});
+          bareInputDim.try_emplace(
+              *name, InputDim{v, method, static_cast<int64_t>(i)});
     };
     noteDims(t->sizes, BindingKey::Kind::Size);
     noteDims(t->strides, BindingKey::Kind::Stride);
@@ -238,7 +247,12 @@ llvm::Error AssertInserter::scanValues() {
       bareInputDim.try_emplace(*name,
                                InputDim{v, BindingKey::Kind::StorageOffset, 0});
   }
+  for (const InputBinding &b : graph.getInputBindings())
+    bindingSites.try_emplace(
+        b.binding.symbol, BindingSite{nullptr, b.inputIndex, &b.binding.path});
   for (Node &n : graph.getNodes()) {
+    for (const SymbolBinding &b : n.getUnbackedBindings())
+      bindingSites.try_emplace(b.symbol, BindingSite{&n, 0, &b.path});
     usedNames.insert(n.getName());
     for (Value *v : n.getResults()) {
       usedNames.insert(v->getName());
@@ -270,18 +284,31 @@ void AssertInserter::noteCheckedRelational(const sym::Expr &e) {
     if (!name || !bound)
       return;
     switch (kind) {
-    case sym::ExprKind::Ge: kind = sym::ExprKind::Le; break;
-    case sym::ExprKind::Le: kind = sym::ExprKind::Ge; break;
-    case sym::ExprKind::Gt: kind = sym::ExprKind::Lt; break;
-    case sym::ExprKind::Lt: kind = sym::ExprKind::Gt; break;
-    default: break;
+    case sym::ExprKind::Ge:
+      kind = sym::ExprKind::Le;
+      break;
+    case sym::ExprKind::Le:
+      kind = sym::ExprKind::Ge;
+      break;
+    case sym::ExprKind::Gt:
+      kind = sym::ExprKind::Lt;
+      break;
+    case sym::ExprKind::Lt:
+      kind = sym::ExprKind::Gt;
+      break;
+    default:
+      break;
     }
   }
   CheckedBounds &b = checked[*name];
   int64_t k = *bound;
   switch (kind) {
-  case sym::ExprKind::Ge: b.lower.insert(k); break;
-  case sym::ExprKind::Le: b.upper.insert(k); break;
+  case sym::ExprKind::Ge:
+    b.lower.insert(k);
+    break;
+  case sym::ExprKind::Le:
+    b.upper.insert(k);
+    break;
   case sym::ExprKind::Gt:
     if (k < std::numeric_limits<int64_t>::max())
       b.lower.insert(k + 1);
@@ -290,16 +317,16 @@ void AssertInserter::noteCheckedRelational(const sym::Expr &e) {
     if (k > std::numeric_limits<int64_t>::min())
       b.upper.insert(k - 1);
     break;
-  default: break;
+  default:
+    break;
   }
 }
 
 /// The operand of a sym comparison as an expression: an int constant or a
 /// SymInt value's expression.
-static std::optional<sym::Expr>
-operandExpr(const Argument &arg,
-            llvm::function_ref<std::optional<sym::Expr>(const SymValue *)>
-                exprOf) {
+static std::optional<sym::Expr> operandExpr(
+    const Argument &arg,
+    llvm::function_ref<std::optional<sym::Expr>(const SymValue *)> exprOf) {
   if (arg.getKind() == ArgKind::Int)
     return sym::makeInteger(arg.getInt());
   if (arg.getKind() != ArgKind::SymInt)
@@ -361,7 +388,8 @@ void AssertInserter::noteConstrainRange(const Node &node, bool forSize) {
   const NamedArgument *size = node.findInput("size");
   if (!size && !node.getInputs().empty())
     size = &node.getInputs().front();
-  if (!size || size->arg.getKind() != ArgKind::SymInt || !size->arg.getSym().ref)
+  if (!size || size->arg.getKind() != ArgKind::SymInt ||
+      !size->arg.getSym().ref)
     return;
   const Value *v = size->arg.getSym().ref->get();
   auto name = v ? bareSymbol(v->getSymIntMeta()) : std::nullopt;
@@ -400,8 +428,8 @@ void AssertInserter::scanExistingChecks() {
 
 llvm::StringRef AssertInserter::freshName(llvm::StringRef base) {
   std::string candidate = base.str();
-  for (unsigned i = 1; usedNames.count(candidate) || graph.lookupValue(candidate);
-       ++i)
+  for (unsigned i = 1;
+       usedNames.count(candidate) || graph.lookupValue(candidate); ++i)
     candidate = base.str() + "_" + std::to_string(i);
   usedNames.insert(candidate);
   return ctx.intern(candidate);
@@ -461,34 +489,21 @@ llvm::Expected<Node *> AssertInserter::emit(llvm::StringRef target,
 
 std::optional<SymbolSource>
 AssertInserter::sourceFromBinding(llvm::StringRef symbol) {
-  for (const InputBinding &b : graph.getInputBindings()) {
-    if (b.binding.symbol != symbol)
-      continue;
-    BindingStart start =
-        followSequenceKeys(graph.getInputs()[b.inputIndex], b.binding.path);
-    if (!start.value)
-      return std::nullopt;
-    SymbolSource src;
-    src.start = start.value;
-    src.rest.assign(b.binding.path.begin() + start.consumed,
-                    b.binding.path.end());
-    return src;
-  }
-  for (Node &n : graph.getNodes()) {
-    for (const SymbolBinding &b : n.getUnbackedBindings()) {
-      if (b.symbol != symbol)
-        continue;
-      BindingStart start = followSequenceKeys(n, b.path);
-      if (!start.value)
-        return std::nullopt;
-      SymbolSource src;
-      src.start = start.value;
-      src.rest.assign(b.path.begin() + start.consumed, b.path.end());
-      src.anchor = &n;
-      return src;
-    }
-  }
-  return std::nullopt;
+  auto it = bindingSites.find(symbol);
+  if (it == bindingSites.end())
+    return std::nullopt;
+  const BindingSite &site = it->second;
+  BindingStart start =
+      site.node
+          ? followSequenceKeys(*site.node, *site.path)
+          : followSequenceKeys(graph.getInputs()[site.inputIndex], *site.path);
+  if (!start.value)
+    return std::nullopt;
+  SymbolSource src;
+  src.start = start.value;
+  src.rest.assign(site.path->begin() + start.consumed, site.path->end());
+  src.anchor = site.node;
+  return src;
 }
 
 std::optional<SymbolSource> AssertInserter::findSource(llvm::StringRef symbol) {
@@ -554,10 +569,10 @@ llvm::Expected<Value *> AssertInserter::materialize(SymbolSource &source,
       std::vector<NamedArgument> inputs;
       inputs.push_back(positional("self", refTo(current)));
       inputs.push_back(positional("dim", Argument::integer(dim)));
-      auto node = emit(isSize ? kSymSize : kSymStride,
-                       isSize ? "sym_size_int" : "sym_stride_int",
-                       std::move(inputs), ArgKind::SymInt, dims[dim],
-                       source.anchor);
+      auto node =
+          emit(isSize ? kSymSize : kSymStride,
+               isSize ? "sym_size_int" : "sym_stride_int", std::move(inputs),
+               ArgKind::SymInt, dims[dim], source.anchor);
       if (!node)
         return node.takeError();
       current = (*node)->getSingleResult();
@@ -626,9 +641,8 @@ llvm::Error AssertInserter::emitBoundCheck(Value *symValue,
                                            sym::ExprKind kind, int64_t bound,
                                            Node *anchor) {
   auto spelling = spellings.find(symbol);
-  sym::Expr symbolExpr = spelling != spellings.end()
-                             ? spelling->second.symbol
-                             : sym::makeSymbol(symbol);
+  sym::Expr symbolExpr = spelling != spellings.end() ? spelling->second.symbol
+                                                     : sym::makeSymbol(symbol);
   sym::Form form =
       spelling != spellings.end() ? spelling->second.form : sym::Form::Plain;
   sym::Expr condition =
@@ -639,8 +653,7 @@ llvm::Error AssertInserter::emitBoundCheck(Value *symValue,
   cmpInputs.push_back(positional("b", Argument::integer(bound)));
   bool isLower = kind == sym::ExprKind::Ge;
   llvm::StringRef op = isLower ? "ge" : "le";
-  SymValue meta =
-      SymValue::ofExpr(ctx.intern(sym::toString(condition, form)));
+  SymValue meta = SymValue::ofExpr(ctx.intern(sym::toString(condition, form)));
   auto cmp = emit(("_operator." + op).str(), op, std::move(cmpInputs),
                   ArgKind::SymBool, meta, anchor);
   if (!cmp)
@@ -655,9 +668,9 @@ llvm::Error AssertInserter::emitBoundCheck(Value *symValue,
       "self", Argument::sym(ArgKind::SymBool, Argument::symRef(ctx, cmpName))));
   assertInputs.push_back(
       positional("assert_msg", Argument::string(ctx.intern(message))));
-  auto check = emit(kAssertScalar, "_assert_scalar_default",
-                    std::move(assertInputs), std::nullopt, std::nullopt,
-                    anchor);
+  auto check =
+      emit(kAssertScalar, "_assert_scalar_default", std::move(assertInputs),
+           std::nullopt, std::nullopt, anchor);
   if (!check)
     return check.takeError();
   ++assertsAdded;

@@ -124,8 +124,8 @@ public:
     std::vector<NamedArgument> ins;
     ins.push_back(in("a", symRef(ArgKind::SymInt, a)));
     ins.push_back(in("b", Argument::integer(k)));
-    Node *n = node(("_operator." + op).str(), std::move(ins), out,
-                   ArgKind::SymBool);
+    Node *n =
+        node(("_operator." + op).str(), std::move(ins), out, ArgKind::SymBool);
     if (!expr.empty())
       g().lookupValue(out)->setSymMeta(SymValue::ofExpr(ctx.intern(expr)));
     return n;
@@ -339,15 +339,16 @@ TEST(InsertRuntimeAsserts, SizeBoundSymbolIsExtractedAfterItsProducer) {
   ASSERT_EQ(lines.size(), 5u) << join(lines);
   EXPECT_EQ(lines[1], "%sym_size_int = aten.sym_size.int(%nonzero, 0) : "
                       "SymInt(u0)");
-  EXPECT_EQ(lines[2], "%ge = _operator.ge(%sym_size_int, 0) : SymBool(u0 >= 0)");
+  EXPECT_EQ(lines[2],
+            "%ge = _operator.ge(%sym_size_int, 0) : SymBool(u0 >= 0)");
   EXPECT_EQ(symExprOf(b.g(), "ge"),
             "GreaterThan(Symbol('u0', integer=True), Integer(0))");
   EXPECT_EQ(lines[3], "aten._assert_scalar.default(%ge, \"Runtime assertion "
                       "failed for expression u0 >= 0 on node 'ge'\")");
-  EXPECT_EQ(lookupMetadata(findNode(b.g(), "sym_size_int")->getMetadata(),
-                           "stack_trace"),
-            lookupMetadata(findNode(b.g(), "nonzero")->getMetadata(),
-                           "stack_trace"));
+  EXPECT_EQ(
+      lookupMetadata(findNode(b.g(), "sym_size_int")->getMetadata(),
+                     "stack_trace"),
+      lookupMetadata(findNode(b.g(), "nonzero")->getMetadata(), "stack_trace"));
   // The bindings were recomputed: nonzero still binds u0.
   ASSERT_EQ(findNode(b.g(), "nonzero")->getUnbackedBindings().size(), 1u);
   EXPECT_TRUE(findNode(b.g(), "sym_size_int")->getUnbackedBindings().empty());
@@ -418,7 +419,8 @@ TEST(InsertRuntimeAsserts, ExistingChecksAreRecognised) {
   EXPECT_EQ(r2.assertsAdded, 1);
   std::vector<std::string> lines = nodeLines(c.g());
   ASSERT_EQ(lines.size(), 6u) << join(lines);
-  EXPECT_EQ(lines[2], "%le = _operator.le(%sym_size_int, 7) : SymBool(u0 <= 7)");
+  EXPECT_EQ(lines[2],
+            "%le = _operator.le(%sym_size_int, 7) : SymBool(u0 <= 7)");
   EXPECT_EQ(lines[3], "aten._assert_scalar.default(%le, \"Runtime assertion "
                       "failed for expression u0 <= 7 on node 'le'\")");
   EXPECT_EQ(lines[4], "%ge = _operator.ge(%sym_size_int, 0) : SymBool");
@@ -473,7 +475,8 @@ TEST(InsertRuntimeAsserts, BackedSymbolsFromGraphInputs) {
   std::vector<std::string> lines = nodeLines(b.g());
   ASSERT_EQ(lines.size(), 6u) << join(lines);
   EXPECT_EQ(lines[0], "%sym_size_int = aten.sym_size.int(%x, 1) : SymInt(s0)");
-  EXPECT_EQ(lines[1], "%ge = _operator.ge(%sym_size_int, 2) : SymBool(s0 >= 2)");
+  EXPECT_EQ(lines[1],
+            "%ge = _operator.ge(%sym_size_int, 2) : SymBool(s0 >= 2)");
   EXPECT_EQ(lines[3], "%le = _operator.le(%sym_size_int, 64) : "
                       "SymBool(s0 <= 64)");
   EXPECT_EQ(lines[5].substr(0, 5), "%relu");
@@ -501,7 +504,8 @@ TEST(InsertRuntimeAsserts, UnboundUnbackedSymbolFailsThePass) {
   b.tensorNode("mylib.op", "x", "y", b.tensor({"u5 + 1"}));
   b.range("u5", 0, std::nullopt);
   RunResult r = runPass(b.ep);
-  EXPECT_NE(r.error.find("unbacked symbol u5 is never bound"), std::string::npos)
+  EXPECT_NE(r.error.find("unbacked symbol u5 is never bound"),
+            std::string::npos)
       << r.error;
 }
 

@@ -10,9 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/UnbackedBindings.h"
 #include "ir/ExportedProgram.h"
 #include "ir/Printer.h"
-#include "ir/UnbackedBindings.h"
 #include "serde/ProgramReader.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -62,8 +62,8 @@ public:
   }
 
   Value *symIntInput(Graph &g, llvm::StringRef name, llvm::StringRef expr) {
-    llvm::cantFail(
-        g.addInput(Argument::sym(ArgKind::SymInt, Argument::symRef(ctx, name))));
+    llvm::cantFail(g.addInput(
+        Argument::sym(ArgKind::SymInt, Argument::symRef(ctx, name))));
     Value *v = g.lookupValue(name);
     v->setSymMeta(SymValue::ofExpr(ctx.intern(expr)));
     return v;
@@ -171,8 +171,8 @@ TEST(UnbackedBindings, ScalarAndSizeBindings) {
   Node *nz = b.tensorNode(g, "torch.ops.aten.nonzero.default", "x", "nonzero",
                           b.tensor({"u1", "2"}, {"2", "1"}));
   // A later user of u1 binds nothing: the first match wins.
-  Node *view = b.tensorNode(g, "torch.ops.aten.view.default", "nonzero",
-                            "view", b.tensor({"2*u1"}));
+  Node *view = b.tensorNode(g, "torch.ops.aten.view.default", "nonzero", "view",
+                            b.tensor({"2*u1"}));
   ASSERT_EQ(errorOf(recomputeUnbackedBindings(g)), "");
   EXPECT_EQ(bindingsOf(*item), "u0 <- ");
   EXPECT_EQ(bindingsOf(*nz), "u1 <- .size()[0]");
@@ -249,11 +249,13 @@ TEST(UnbackedBindings, MulBindsThroughDivision) {
   Builder b;
   Graph &g = b.g();
   b.tensorInput(g, "x", b.tensor({"s0"}));
-  Node *a = b.tensorNode(g, "mylib.a", "x", "a",
-                         b.tensor({"Mul(Integer(4), Symbol('u0', integer=True))"}));
+  Node *a =
+      b.tensorNode(g, "mylib.a", "x", "a",
+                   b.tensor({"Mul(Integer(4), Symbol('u0', integer=True))"}));
   Node *c = b.tensorNode(g, "mylib.c", "x", "c", b.tensor({"s0*u1"}));
   // Two pending symbols: neither is bound by the product...
-  Node *d = b.tensorNode(g, "mylib.d", "x", "d", b.tensor({"u2*u3", "u2", "u3"}));
+  Node *d =
+      b.tensorNode(g, "mylib.d", "x", "d", b.tensor({"u2*u3", "u2", "u3"}));
   // ...and an unbacked coefficient that is already bound is not a divisor.
   Node *e = b.tensorNode(g, "mylib.e", "x", "e", b.tensor({"u0*u4", "u4"}));
   ASSERT_EQ(errorOf(recomputeUnbackedBindings(g)), "");
@@ -351,8 +353,8 @@ TEST(UnbackedBindings, SubgraphsHaveTheirOwnPendingSet) {
   Node *inner = b.symNode(*body, "torch.ops.aten.item.default", "arg0", "item",
                           ArgKind::SymInt, "u1");
   std::vector<NamedArgument> ins;
-  ins.push_back(b.in("", Argument::graph(b.ctx.intern("body_graph_0"),
-                                          std::move(body))));
+  ins.push_back(
+      b.in("", Argument::graph(b.ctx.intern("body_graph_0"), std::move(body))));
   ins.push_back(b.in("", Argument::tensor(b.ctx, "nz")));
   std::vector<Argument> outs;
   outs.push_back(Argument::tensor(b.ctx, "r"));
@@ -417,7 +419,8 @@ TEST(UnbackedBindings, CorpusProgramsHaveNoUnbackedSymbols) {
     EXPECT_FALSE(changed) << name;
     EXPECT_TRUE(ep->getGraph().getInputBindings().empty()) << name;
     for (const Node &n : ep->getGraph().getNodes())
-      EXPECT_TRUE(n.getUnbackedBindings().empty()) << name << " " << n.getName().str();
+      EXPECT_TRUE(n.getUnbackedBindings().empty())
+          << name << " " << n.getName().str();
   }
 }
 
