@@ -4,7 +4,9 @@
 // (Python expression syntax, as `sympy.sympify` uses) covers both forms:
 // srepr text is just nested constructor calls (`Add(Symbol('s0'), ...)`),
 // which are mapped to node kinds by name. Nesting is capped at
-// kMaxParseNesting so hostile input cannot exhaust the stack.
+// kMaxParseNesting so hostile input cannot exhaust the stack, and no tree
+// deeper than kMaxExprDepth is returned (left-nested `//`/`%` chains are cut
+// off as they grow).
 //
 // Plain infix operators are built the way sympy would build them, so that
 // `s0 - 2*s1` gets the same tree as its srepr: numeric factors of a product
@@ -403,6 +405,10 @@ public:
     Expr result = parseComparison();
     if (!result.isNull() && tok.kind != Tok::End)
       result = fail("an operator or the end of the input");
+    // Nesting levels each add a bounded number of tree levels; this keeps
+    // the promise of kMaxExprDepth for every tree the parser returns.
+    if (!result.isNull() && result.depth() > kMaxExprDepth)
+      result = treeTooDeep(0);
     if (result.isNull())
       return makeError();
     return result;
@@ -475,6 +481,11 @@ private:
   LLVM_ATTRIBUTE_NOINLINE Expr tooDeep() {
     return failAt(tok.offset, "expression nested deeper than " +
                                   std::to_string(kMaxParseNesting) + " levels");
+  }
+
+  LLVM_ATTRIBUTE_NOINLINE Expr treeTooDeep(size_t offset) {
+    return failAt(offset, "expression tree deeper than " +
+                              std::to_string(kMaxExprDepth) + " levels");
   }
 
   // The productions below sit on the recursion path once per nesting
@@ -613,6 +624,11 @@ private:
         return lhs;
       factors.assign(1, op == Tok::SlashSlash ? makeFloorDiv(lhs, rhs)
                                               : makeMod(lhs, rhs));
+      // A chain `a // b // c ...` nests to the left without any nesting
+      // level of the parser; bound the tree it builds here, before it gets
+      // deep enough to overflow the stack of whatever walks or frees it.
+      if (factors.front().depth() > kMaxExprDepth)
+        return treeTooDeep(opOffset);
     }
     return finishProduct(factors, tok.offset);
   }

@@ -724,6 +724,17 @@ TEST(SymbolicExprTest, NestingIsBounded) {
   // Truncated deep input reports the nesting first.
   EXPECT_NE(parseError(std::string(100000, '(')).find(deeper),
             std::string::npos);
+  // Left-nested `//` and `%` chains deepen the tree without nesting the
+  // parser; they are cut off at kMaxExprDepth.
+  std::string chain = "s0";
+  for (int i = 0; i < 5000; ++i)
+    chain += i % 2 ? " // 2" : " % 7";
+  EXPECT_NE(parseError(chain).find("expression tree deeper than 1024 levels"),
+            std::string::npos);
+  std::string shortChain = "s0";
+  for (int i = 0; i < 100; ++i)
+    shortChain += " // 2";
+  EXPECT_EQ(parseOk(shortChain).depth(), 101u);
   // Long but flat input is fine.
   std::string flat = "s0";
   for (int i = 0; i < 100000; ++i)
@@ -731,6 +742,36 @@ TEST(SymbolicExprTest, NestingIsBounded) {
   Expr sum = parseOk(flat);
   EXPECT_EQ(sum.numOperands(), 100001u);
   EXPECT_EQ(sum.depth(), 2u);
+}
+
+TEST(SymbolicExprTest, LeftNestedChainsAreBounded) {
+  // `a // b // c` nests to the left without a parser nesting level; a long
+  // chain once built a tree deep enough to overflow the stack of the
+  // printer (found by fuzz/FuzzSymbolicExpr.cpp).
+  auto chain = [](unsigned links, const std::string &op) {
+    std::string text = "s0";
+    for (unsigned i = 0; i < links; ++i)
+      text += op + "2";
+    return text;
+  };
+  std::string deeper = "expression tree deeper than 1024 levels";
+  for (const char *op : {"//", " % "}) {
+    SCOPED_TRACE(op);
+    Expr ok = parseOk(chain(kMaxExprDepth - 1, op));
+    EXPECT_EQ(ok.depth(), kMaxExprDepth);
+    EXPECT_FALSE(toString(ok).empty());
+    EXPECT_NE(parseError(chain(kMaxExprDepth, op)).find(deeper),
+              std::string::npos);
+    EXPECT_NE(parseError(chain(200000, op)).find(deeper), std::string::npos);
+  }
+  // Chains inside nesting levels add up; the result stays bounded.
+  std::string nestedChains;
+  for (int level = 0; level < 400; ++level)
+    nestedChains += "(";
+  nestedChains += "s0";
+  for (int level = 0; level < 400; ++level)
+    nestedChains += "//2//2//2)";
+  EXPECT_NE(parseError(nestedChains).find(deeper), std::string::npos);
 }
 
 TEST(SymbolicExprTest, SeparateThreadsParseIndependently) {
