@@ -376,6 +376,31 @@ TEST(InsertRuntimeAsserts, DivisionBindingGoesThroughFloordiv) {
   EXPECT_EQ(lines[3], "%ge = _operator.ge(%floordiv, 1) : SymBool(u3 >= 1)");
 }
 
+TEST(InsertRuntimeAsserts, StrideAndStorageOffsetExtraction) {
+  Builder b;
+  b.tensorInput("x", b.tensor({"4"}));
+  TensorMeta meta = b.tensor({"4", "3"});
+  meta.strides[0] = b.dim("u0");
+  meta.storageOffset = b.dim("u1");
+  b.tensorNode("mylib.strided", "x", "y", std::move(meta));
+  b.range("u0", 3, std::nullopt);
+  b.range("u1", std::nullopt, 100);
+  RunResult r = runPass(b.ep);
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.assertsAdded, 2);
+  std::vector<std::string> lines = nodeLines(b.g());
+  ASSERT_EQ(lines.size(), 7u) << join(lines);
+  EXPECT_EQ(lines[1],
+            "%sym_stride_int = aten.sym_stride.int(%y, 0) : SymInt(u0)");
+  EXPECT_EQ(lines[2], "%ge = _operator.ge(%sym_stride_int, 3) : "
+                      "SymBool(u0 >= 3)");
+  EXPECT_EQ(lines[4], "%sym_storage_offset_default = "
+                      "aten.sym_storage_offset.default(%y) : SymInt(u1)");
+  EXPECT_EQ(lines[5], "%le = _operator.le(%sym_storage_offset_default, 100) : "
+                      "SymBool(u1 <= 100)");
+  EXPECT_FALSE(runPass(b.ep).changed);
+}
+
 TEST(InsertRuntimeAsserts, ExistingChecksAreRecognised) {
   // The typical export output: nothing to add.
   Builder b;
