@@ -66,9 +66,18 @@ public:
   std::string takeError() { return std::move(*error); }
   bool failed() const { return error.has_value(); }
 
+  /// The current JSON path. Very deep paths keep their first and last
+  /// steps, so a message stays readable.
   std::string pathString() const {
+    constexpr size_t KeepHead = 12, KeepTail = 8;
     std::string out;
-    for (const PathStep &s : path) {
+    for (size_t i = 0; i < path.size(); ++i) {
+      if (path.size() > KeepHead + KeepTail && i == KeepHead) {
+        out += ".<" + std::to_string(path.size() - KeepHead - KeepTail) + " more steps>";
+        i = path.size() - KeepTail - 1;
+        continue;
+      }
+      const PathStep &s = path[i];
       if (s.key) {
         if (!out.empty())
           out += '.';
@@ -817,14 +826,25 @@ bool Reader::checkOperandsDefined(const Argument &arg, const Graph &g) {
   return ok;
 }
 
+/// Where `v` was defined, for "defined twice" messages.
+static std::string describeDefinition(const pt2ir::Value &v) {
+  if (v.isGraphInput())
+    return "a graph input";
+  if (const Node *n = v.getDefiningNode())
+    return ("node '" + n->getName() + "'").str();
+  return "an earlier definition";
+}
+
 bool Reader::checkDefinitionsFree(const Argument &arg, const Graph &g) {
   bool ok = true;
   llvm::SmallVector<llvm::StringRef, 4> seen;
   arg.forEachUse([&](Use *u) {
     if (!ok)
       return;
-    if (g.lookupValue(u->getName()) || llvm::is_contained(seen, u->getName()))
-      ok = fail("value '" + u->getName() + "' is defined twice");
+    if (const pt2ir::Value *prev = g.lookupValue(u->getName()))
+      ok = fail("value '" + u->getName() + "' is defined twice (first by " + describeDefinition(*prev) + ")");
+    else if (llvm::is_contained(seen, u->getName()))
+      ok = fail("value '" + u->getName() + "' is defined twice (first earlier in this argument)");
     seen.push_back(u->getName());
   });
   return ok;
@@ -931,15 +951,17 @@ bool Reader::readNode(const JsonValue &v, Graph &g, size_t index) {
       Argument a;
       if (!readArgument(e, a) || !checkDefinitionsFree(a, g))
         return false;
-      for (const Argument &prev : spec.outputs) {
-        bool clash = false;
-        a.forEachUse([&](Use *u) { clash |= [&] {
-          bool hit = false;
-          prev.forEachUse([&](Use *p) { hit |= p->getName() == u->getName(); });
-          return hit;
-        }(); });
-        if (clash)
-          return fail("a value is defined twice by this node's outputs");
+      for (size_t j = 0; j < spec.outputs.size(); ++j) {
+        llvm::StringRef clash;
+        a.forEachUse([&](Use *u) {
+          spec.outputs[j].forEachUse([&](Use *p) {
+            if (clash.empty() && p->getName() == u->getName())
+              clash = u->getName();
+          });
+        });
+        if (!clash.empty())
+          return fail("value '" + clash + "' is defined twice (first by outputs[" + llvm::Twine(j) +
+                      "] of this node)");
       }
       spec.outputs.push_back(std::move(a));
     }
@@ -1456,19 +1478,19 @@ bool Reader::readProgram(const JsonValue &root, ExportedProgram &ep) {
         !require(vs[0], "major", "SchemaVersion") || !require(vs[1], "minor", "SchemaVersion"))
       return false;
     {
-      Step s2(*this, "major");
-      if (!readInt(*vs[0], ep.schemaVersion.major))
+      Step s2(*this, "minor");
+      if (!readInt(*vs[1], ep.schemaVersion.minor))
         return false;
     }
-    Step s2(*this, "minor");
-    if (!readInt(*vs[1], ep.schemaVersion.minor))
+    Step s2(*this, "major");
+    if (!readInt(*vs[0], ep.schemaVersion.major))
       return false;
+    if (ep.schemaVersion.major != SchemaMajor)
+      return fail("unsupported schema version " + llvm::Twine(ep.schemaVersion.major) + "." +
+                  llvm::Twine(ep.schemaVersion.minor) + ": this build reads schema major " +
+                  llvm::Twine(SchemaMajor) + " (it writes " + llvm::Twine(SchemaMajor) + "." +
+                  llvm::Twine(SchemaMinor) + ")");
   }
-  if (ep.schemaVersion.major != SchemaMajor)
-    return fail("unsupported schema version " + llvm::Twine(ep.schemaVersion.major) + "." +
-                llvm::Twine(ep.schemaVersion.minor) + ": this build reads schema major " +
-                llvm::Twine(SchemaMajor) + " (it writes " + llvm::Twine(SchemaMajor) + "." +
-                llvm::Twine(SchemaMinor) + ")");
   for (int i : {0, 1, 2})
     if (!require(slots[i], Names[i], "ExportedProgram"))
       return false;
@@ -1618,12 +1640,29 @@ llvm::Expected<ExportedProgram> readProgram(llvm::StringRef json, const ReadOpti
   constexpr unsigned Flags = rapidjson::kParseInsituFlag | rapidjson::kParseFullPrecisionFlag |
                              rapidjson::kParseNanAndInfFlag | rapidjson::kParseValidateEncodingFlag |
                              rapidjson::kParseIterativeFlag;
+  // Without kParseStopWhenDoneFlag, anything but whitespace after the
+  // document is an error.
   doc.ParseInsitu<Flags>(buffer.data());
   if (doc.HasParseError()) {
-    auto [line, col] = lineAndColumn(json, doc.GetErrorOffset());
+    size_t offset = doc.GetErrorOffset();
+    auto [line, col] = lineAndColumn(json, offset);
+    bool endsEarly = offset >= json.size() && !json.trim().empty();
+    bool atNul = offset < json.size() && json[offset] == '\0';
+    const char *hint = endsEarly ? " (the input ends early: is it truncated?)"
+                       : atNul   ? " (at a NUL byte, which JSON text cannot contain)"
+                                 : "";
     return llvm::createStringError(
-        llvm::inconvertibleErrorCode(), "%s:%zu:%zu: error: invalid JSON: %s",
-        options.fileName.c_str(), line, col, rapidjson::GetParseError_En(doc.GetParseError()));
+        llvm::inconvertibleErrorCode(), "%s:%zu:%zu: error: invalid JSON: %s%s",
+        options.fileName.c_str(), line, col, rapidjson::GetParseError_En(doc.GetParseError()), hint);
+  }
+  // In-situ parsing ends at a NUL byte. One inside the document fails above;
+  // one after it would silently drop the rest of the input.
+  if (size_t nul = json.find('\0'); nul != llvm::StringRef::npos) {
+    auto [line, col] = lineAndColumn(json, nul);
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "%s:%zu:%zu: error: invalid JSON: a NUL byte after the document (JSON text cannot contain NUL bytes)",
+        options.fileName.c_str(), line, col);
   }
   int64_t major = peekMajor(doc);
   if (major != SchemaMajor) {
