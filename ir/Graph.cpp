@@ -157,6 +157,37 @@ void Graph::adoptSubgraphs(Node *node) {
     sub->setParentNode(node);
 }
 
+/// Checks that every operand of `spec` is defined before `pos`: by a graph
+/// input or by a node in front of it. Searches outward from `pos` in both
+/// directions at once, so the cost is the distance to the nearest answer, not
+/// the size of the graph.
+static llvm::Error checkDefinedBefore(Graph &g, const NodeSpec &spec, Graph::iterator pos) {
+  if (pos == g.end()) // Appending: every defined value is earlier.
+    return llvm::Error::success();
+  llvm::SmallVector<const Value *, 4> pending;
+  for (const NamedArgument &in : spec.inputs)
+    in.arg.forEachUse([&](Use *u) {
+      const Value *v = u->get() ? u->get() : g.lookupValue(u->getName());
+      if (v && v->getDefiningNode() && !llvm::is_contained(pending, v))
+        pending.push_back(v);
+    });
+  Graph::iterator back = pos, forward = pos;
+  while (!pending.empty() && (back != g.begin() || forward != g.end())) {
+    if (forward != g.end()) {
+      for (const Value *v : pending)
+        if (v->getDefiningNode() == &*forward)
+          return makeError("value '" + v->getName() + "' is used before its definition: it is defined by node '" +
+                           forward->getName() + "', at or after the insertion point");
+      ++forward;
+    }
+    if (back != g.begin()) {
+      --back;
+      llvm::erase_if(pending, [&](const Value *v) { return v->getDefiningNode() == &*back; });
+    }
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<Node *> Graph::createNode(NodeSpec spec, iterator pos) {
   for (const NamedArgument &in : spec.inputs)
     if (auto err = checkResolvable(in.arg))
@@ -176,6 +207,9 @@ llvm::Expected<Node *> Graph::createNode(NodeSpec spec, iterator pos) {
         return err;
     }
   }
+
+  if (auto err = checkDefinedBefore(*this, spec, pos))
+    return std::move(err);
 
   Node *node = new Node();
   node->graph = this;
@@ -202,7 +236,7 @@ llvm::Error Graph::eraseNode(Node *node) {
     if (v->useEmpty())
       continue;
     Use *u = *v->uses().begin();
-    std::string user = u->getUser() ? u->getUser()->getName().str() : "the graph output";
+    std::string user = u->getUser() ? "node '" + u->getUser()->getName().str() + "'" : "the graph output";
     return makeError("cannot erase node '" + node->getName() + "': its value '" +
                      v->getName() + "' is still used by " + user);
   }

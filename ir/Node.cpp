@@ -83,7 +83,10 @@ llvm::Error Node::setInput(unsigned i, Argument arg) {
   if (auto err = graph->checkResolvable(arg))
     return err;
   inputs[i].arg = std::move(arg);
-  return graph->resolveOperands(inputs[i].arg, this, nullptr);
+  if (auto err = graph->resolveOperands(inputs[i].arg, this, nullptr))
+    return err;
+  graph->adoptSubgraphs(this); // A new as_graph input needs its parent.
+  return llvm::Error::success();
 }
 
 std::vector<Graph *> Node::getSubgraphs() const {
