@@ -161,7 +161,8 @@ void Graph::adoptSubgraphs(Node *node) {
 /// input or by a node in front of it. Searches outward from `pos` in both
 /// directions at once, so the cost is the distance to the nearest answer, not
 /// the size of the graph.
-static llvm::Error checkDefinedBefore(Graph &g, const NodeSpec &spec, Graph::iterator pos) {
+static llvm::Error checkDefinedBefore(Graph &g, const NodeSpec &spec,
+                                      Graph::iterator pos) {
   if (pos == g.end()) // Appending: every defined value is earlier.
     return llvm::Error::success();
   llvm::SmallVector<const Value *, 4> pending;
@@ -176,13 +177,17 @@ static llvm::Error checkDefinedBefore(Graph &g, const NodeSpec &spec, Graph::ite
     if (forward != g.end()) {
       for (const Value *v : pending)
         if (v->getDefiningNode() == &*forward)
-          return makeError("value '" + v->getName() + "' is used before its definition: it is defined by node '" +
-                           forward->getName() + "', at or after the insertion point");
+          return makeError(
+              "value '" + v->getName() +
+              "' is used before its definition: it is defined by node '" +
+              forward->getName() + "', at or after the insertion point");
       ++forward;
     }
     if (back != g.begin()) {
       --back;
-      llvm::erase_if(pending, [&](const Value *v) { return v->getDefiningNode() == &*back; });
+      llvm::erase_if(pending, [&](const Value *v) {
+        return v->getDefiningNode() == &*back;
+      });
     }
   }
   return llvm::Error::success();
@@ -236,7 +241,9 @@ llvm::Error Graph::eraseNode(Node *node) {
     if (v->useEmpty())
       continue;
     Use *u = *v->uses().begin();
-    std::string user = u->getUser() ? "node '" + u->getUser()->getName().str() + "'" : "the graph output";
+    std::string user = u->getUser()
+                           ? "node '" + u->getUser()->getName().str() + "'"
+                           : "the graph output";
     return makeError("cannot erase node '" + node->getName() + "': its value '" +
                      v->getName() + "' is still used by " + user);
   }

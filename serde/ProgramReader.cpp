@@ -73,7 +73,8 @@ public:
     std::string out;
     for (size_t i = 0; i < path.size(); ++i) {
       if (path.size() > KeepHead + KeepTail && i == KeepHead) {
-        out += ".<" + std::to_string(path.size() - KeepHead - KeepTail) + " more steps>";
+        out += ".<" + std::to_string(path.size() - KeepHead - KeepTail) +
+               " more steps>";
         i = path.size() - KeepTail - 1;
         continue;
       }
@@ -842,9 +843,11 @@ bool Reader::checkDefinitionsFree(const Argument &arg, const Graph &g) {
     if (!ok)
       return;
     if (const pt2ir::Value *prev = g.lookupValue(u->getName()))
-      ok = fail("value '" + u->getName() + "' is defined twice (first by " + describeDefinition(*prev) + ")");
+      ok = fail("value '" + u->getName() + "' is defined twice (first by " +
+                describeDefinition(*prev) + ")");
     else if (llvm::is_contained(seen, u->getName()))
-      ok = fail("value '" + u->getName() + "' is defined twice (first earlier in this argument)");
+      ok = fail("value '" + u->getName() +
+                "' is defined twice (first earlier in this argument)");
     seen.push_back(u->getName());
   });
   return ok;
@@ -960,7 +963,8 @@ bool Reader::readNode(const JsonValue &v, Graph &g, size_t index) {
           });
         });
         if (!clash.empty())
-          return fail("value '" + clash + "' is defined twice (first by outputs[" + llvm::Twine(j) +
+          return fail("value '" + clash +
+                      "' is defined twice (first by outputs[" + llvm::Twine(j) +
                       "] of this node)");
       }
       spec.outputs.push_back(std::move(a));
@@ -1486,10 +1490,12 @@ bool Reader::readProgram(const JsonValue &root, ExportedProgram &ep) {
     if (!readInt(*vs[0], ep.schemaVersion.major))
       return false;
     if (ep.schemaVersion.major != SchemaMajor)
-      return fail("unsupported schema version " + llvm::Twine(ep.schemaVersion.major) + "." +
-                  llvm::Twine(ep.schemaVersion.minor) + ": this build reads schema major " +
-                  llvm::Twine(SchemaMajor) + " (it writes " + llvm::Twine(SchemaMajor) + "." +
-                  llvm::Twine(SchemaMinor) + ")");
+      return fail(
+          "unsupported schema version " + llvm::Twine(ep.schemaVersion.major) +
+          "." + llvm::Twine(ep.schemaVersion.minor) +
+          ": this build reads schema major " + llvm::Twine(SchemaMajor) +
+          " (it writes " + llvm::Twine(SchemaMajor) + "." +
+          llvm::Twine(SchemaMinor) + ")");
   }
   for (int i : {0, 1, 2})
     if (!require(slots[i], Names[i], "ExportedProgram"))
@@ -1649,11 +1655,13 @@ llvm::Expected<ExportedProgram> readProgram(llvm::StringRef json, const ReadOpti
     bool endsEarly = offset >= json.size() && !json.trim().empty();
     bool atNul = offset < json.size() && json[offset] == '\0';
     const char *hint = endsEarly ? " (the input ends early: is it truncated?)"
-                       : atNul   ? " (at a NUL byte, which JSON text cannot contain)"
-                                 : "";
+                       : atNul
+                           ? " (at a NUL byte, which JSON text cannot contain)"
+                           : "";
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(), "%s:%zu:%zu: error: invalid JSON: %s%s",
-        options.fileName.c_str(), line, col, rapidjson::GetParseError_En(doc.GetParseError()), hint);
+        options.fileName.c_str(), line, col,
+        rapidjson::GetParseError_En(doc.GetParseError()), hint);
   }
   // In-situ parsing ends at a NUL byte. One inside the document fails above;
   // one after it would silently drop the rest of the input.
@@ -1661,7 +1669,8 @@ llvm::Expected<ExportedProgram> readProgram(llvm::StringRef json, const ReadOpti
     auto [line, col] = lineAndColumn(json, nul);
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
-        "%s:%zu:%zu: error: invalid JSON: a NUL byte after the document (JSON text cannot contain NUL bytes)",
+        "%s:%zu:%zu: error: invalid JSON: a NUL byte after the document (JSON "
+        "text cannot contain NUL bytes)",
         options.fileName.c_str(), line, col);
   }
   int64_t major = peekMajor(doc);

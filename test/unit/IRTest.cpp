@@ -38,13 +38,15 @@ template <typename T> std::string errorText(llvm::Expected<T> &value) {
 }
 
 /// A positional tensor input named `argName` reading `value`.
-NamedArgument tensorInput(IRContext &ctx, llvm::StringRef argName, llvm::StringRef value) {
-  return NamedArgument{ctx.intern(argName), Argument::tensor(ctx, value), 1, {}};
+NamedArgument tensorInput(IRContext &ctx, llvm::StringRef argName,
+                          llvm::StringRef value) {
+  return NamedArgument{
+      ctx.intern(argName), Argument::tensor(ctx, value), 1, {}};
 }
 
 /// A node `target(inputs...)` defining one tensor named `out`.
-NodeSpec tensorNode(IRContext &ctx, llvm::StringRef target, std::vector<llvm::StringRef> inputs,
-                    llvm::StringRef out) {
+NodeSpec tensorNode(IRContext &ctx, llvm::StringRef target,
+                    std::vector<llvm::StringRef> inputs, llvm::StringRef out) {
   NodeSpec spec;
   spec.target = ctx.intern(target);
   static const char *const ArgNames[] = {"self", "other", "third"};
@@ -102,10 +104,12 @@ struct Chain {
       spec.arg = Argument::tensor(ctx, in);
       ep.graphModule.signature.inputSpecs.push_back(std::move(spec));
     }
-    auto r = g.appendNode(tensorNode(ctx, "torch.ops.aten.relu.default", {"x"}, "a"));
+    auto r = g.appendNode(
+        tensorNode(ctx, "torch.ops.aten.relu.default", {"x"}, "a"));
     EXPECT_EQ(errorText(r), "");
     relu = *r;
-    auto s = g.appendNode(tensorNode(ctx, "torch.ops.aten.add.Tensor", {"a", "y"}, "b"));
+    auto s = g.appendNode(
+        tensorNode(ctx, "torch.ops.aten.add.Tensor", {"a", "y"}, "b"));
     EXPECT_EQ(errorText(s), "");
     add = *s;
     EXPECT_EQ(errorText(g.addOutput(Argument::tensor(ctx, "b"))), "");
@@ -138,13 +142,15 @@ TEST(IRTest, BuildsAGraphAndWritesIt) {
   EXPECT_EQ(c.g.getOutputs()[0].getSingleValue(), b);
 
   std::string json = writeProgram(c.ep);
-  EXPECT_NE(json.find(R"("nodes": [{"target": "torch.ops.aten.relu.default", "inputs": [{"name": "self", )"
-                      R"("arg": {"as_tensor": {"name": "x"}}, "kind": 1}], "outputs": [{"as_tensor": {"name": "a"}}], )"
-                      R"("metadata": {}, "is_hop_single_tensor_return": null, "name": "a"}, {"target": )"
-                      R"("torch.ops.aten.add.Tensor", "inputs": [{"name": "self", "arg": {"as_tensor": {"name": "a"}}, )"
-                      R"("kind": 1}, {"name": "other", "arg": {"as_tensor": {"name": "y"}}, "kind": 1}], "outputs": )"
-                      R"([{"as_tensor": {"name": "b"}}], "metadata": {}, "is_hop_single_tensor_return": null, "name": "b"}])"),
-            std::string::npos)
+  EXPECT_NE(
+      json.find(
+          R"("nodes": [{"target": "torch.ops.aten.relu.default", "inputs": [{"name": "self", )"
+          R"("arg": {"as_tensor": {"name": "x"}}, "kind": 1}], "outputs": [{"as_tensor": {"name": "a"}}], )"
+          R"("metadata": {}, "is_hop_single_tensor_return": null, "name": "a"}, {"target": )"
+          R"("torch.ops.aten.add.Tensor", "inputs": [{"name": "self", "arg": {"as_tensor": {"name": "a"}}, )"
+          R"("kind": 1}, {"name": "other", "arg": {"as_tensor": {"name": "y"}}, "kind": 1}], "outputs": )"
+          R"([{"as_tensor": {"name": "b"}}], "metadata": {}, "is_hop_single_tensor_return": null, "name": "b"}])"),
+      std::string::npos)
       << json;
   // What the API built reads back to the same bytes.
   auto reread = readProgram(json);
@@ -157,27 +163,34 @@ TEST(IRTest, CreateNodeRejectsBadNamesAndChangesNothing) {
   Value *x = c.value("x");
   unsigned xUses = x->getNumUses();
 
-  auto undefined = c.g.appendNode(tensorNode(c.ctx, "torch.ops.aten.add.Tensor", {"x", "nope"}, "z"));
+  auto undefined = c.g.appendNode(
+      tensorNode(c.ctx, "torch.ops.aten.add.Tensor", {"x", "nope"}, "z"));
   EXPECT_EQ(errorText(undefined), "use of undefined value 'nope'");
-  auto twice = c.g.appendNode(tensorNode(c.ctx, "torch.ops.aten.neg.default", {"x"}, "a"));
+  auto twice = c.g.appendNode(
+      tensorNode(c.ctx, "torch.ops.aten.neg.default", {"x"}, "a"));
   EXPECT_EQ(errorText(twice), "value 'a' is defined twice");
-  auto input = c.g.appendNode(tensorNode(c.ctx, "torch.ops.aten.neg.default", {"x"}, "y"));
+  auto input = c.g.appendNode(
+      tensorNode(c.ctx, "torch.ops.aten.neg.default", {"x"}, "y"));
   EXPECT_EQ(errorText(input), "value 'y' is defined twice");
-  auto self = c.g.appendNode(tensorNode(c.ctx, "torch.ops.aten.neg.default", {"z"}, "z"));
+  auto self = c.g.appendNode(
+      tensorNode(c.ctx, "torch.ops.aten.neg.default", {"z"}, "z"));
   EXPECT_EQ(errorText(self), "use of undefined value 'z'");
 
   EXPECT_EQ(c.g.size(), 2u);
   EXPECT_EQ(x->getNumUses(), xUses);
   EXPECT_EQ(c.g.lookupValue("z"), nullptr);
-  EXPECT_EQ(errorText(c.g.addOutput(Argument::tensor(c.ctx, "nope"))), "use of undefined value 'nope'");
+  EXPECT_EQ(errorText(c.g.addOutput(Argument::tensor(c.ctx, "nope"))),
+            "use of undefined value 'nope'");
   EXPECT_EQ(c.g.getOutputs().size(), 1u);
-  EXPECT_EQ(errorText(c.g.addInput(Argument::tensor(c.ctx, "a"))), "value 'a' is defined twice");
+  EXPECT_EQ(errorText(c.g.addInput(Argument::tensor(c.ctx, "a"))),
+            "value 'a' is defined twice");
   EXPECT_EQ(c.g.getInputs().size(), 2u);
 }
 
 TEST(IRTest, DefUseLinks) {
   Chain c;
-  Value *x = c.value("x"), *y = c.value("y"), *a = c.value("a"), *b = c.value("b");
+  Value *x = c.value("x"), *y = c.value("y"), *a = c.value("a"),
+        *b = c.value("b");
   EXPECT_EQ(userNames(x), std::vector<std::string>{"a"});
   EXPECT_EQ(userNames(a), std::vector<std::string>{"b"});
   EXPECT_EQ(userNames(b), std::vector<std::string>{"<output>"});
@@ -189,8 +202,10 @@ TEST(IRTest, DefUseLinks) {
   EXPECT_EQ(out->getRole(), UseRole::Operand);
 
   // A node reading x twice adds two uses; one list argument counts each slot.
-  NodeSpec spec = tensorNode(c.ctx, "torch.ops.aten.mul.Tensor", {"x", "x"}, "m");
-  spec.inputs.push_back({c.ctx.intern("rest"), Argument::tensors(c.ctx, {"x", "a"}), 2, {}});
+  NodeSpec spec =
+      tensorNode(c.ctx, "torch.ops.aten.mul.Tensor", {"x", "x"}, "m");
+  spec.inputs.push_back(
+      {c.ctx.intern("rest"), Argument::tensors(c.ctx, {"x", "a"}), 2, {}});
   auto m = c.g.appendNode(std::move(spec));
   ASSERT_EQ(errorText(m), "");
   EXPECT_EQ(x->getNumUses(), 4u);
@@ -199,50 +214,65 @@ TEST(IRTest, DefUseLinks) {
   EXPECT_TRUE((*m)->hasNoUses());
   EXPECT_FALSE(c.relu->hasNoUses());
   bool sawX = false;
-  (*m)->forEachOperand([&](Use *u) { sawX |= u->get() == x && u->getUser() == *m; });
+  (*m)->forEachOperand(
+      [&](Use *u) { sawX |= u->get() == x && u->getUser() == *m; });
   EXPECT_TRUE(sawX);
 
   // setInput relinks: the old operand loses its use, the new one gains it.
   ASSERT_EQ(errorText(c.add->setInput(1, Argument::tensor(c.ctx, "x"))), "");
   EXPECT_TRUE(y->useEmpty());
   EXPECT_EQ(x->getNumUses(), 5u);
-  EXPECT_EQ(errorText(c.add->setInput(1, Argument::tensor(c.ctx, "nope"))), "use of undefined value 'nope'");
+  EXPECT_EQ(errorText(c.add->setInput(1, Argument::tensor(c.ctx, "nope"))),
+            "use of undefined value 'nope'");
   EXPECT_EQ(c.add->getInputs()[1].arg.getSingleValue(), x);
 }
 
 TEST(IRTest, InsertBeforeAPosition) {
   Chain c;
   // neg(x) goes between relu and add.
-  auto neg = c.g.createNode(tensorNode(c.ctx, "torch.ops.aten.neg.default", {"x"}, "n"), c.add->getIterator());
+  auto neg = c.g.createNode(
+      tensorNode(c.ctx, "torch.ops.aten.neg.default", {"x"}, "n"),
+      c.add->getIterator());
   ASSERT_EQ(errorText(neg), "");
   EXPECT_EQ(nodeNames(c.g), (std::vector<std::string>{"a", "n", "b"}));
   // At the front.
-  auto first = c.g.createNode(tensorNode(c.ctx, "torch.ops.aten.abs.default", {"y"}, "f"), c.g.begin());
+  auto first = c.g.createNode(
+      tensorNode(c.ctx, "torch.ops.aten.abs.default", {"y"}, "f"), c.g.begin());
   ASSERT_EQ(errorText(first), "");
   EXPECT_EQ(nodeNames(c.g), (std::vector<std::string>{"f", "a", "n", "b"}));
   EXPECT_EQ(c.g.size(), 4u);
   // An operand defined at or after the insertion point would break the
   // program order.
-  auto late = c.g.createNode(tensorNode(c.ctx, "torch.ops.aten.neg.default", {"b"}, "late"), c.add->getIterator());
-  EXPECT_EQ(errorText(late), "value 'b' is used before its definition: it is defined by node 'b', at or after "
+  auto late = c.g.createNode(
+      tensorNode(c.ctx, "torch.ops.aten.neg.default", {"b"}, "late"),
+      c.add->getIterator());
+  EXPECT_EQ(errorText(late), "value 'b' is used before its definition: it is "
+                             "defined by node 'b', at or after "
                              "the insertion point");
-  auto early = c.g.createNode(tensorNode(c.ctx, "torch.ops.aten.neg.default", {"n"}, "early"), c.relu->getIterator());
-  EXPECT_EQ(errorText(early), "value 'n' is used before its definition: it is defined by node 'n', at or after "
+  auto early = c.g.createNode(
+      tensorNode(c.ctx, "torch.ops.aten.neg.default", {"n"}, "early"),
+      c.relu->getIterator());
+  EXPECT_EQ(errorText(early), "value 'n' is used before its definition: it is "
+                              "defined by node 'n', at or after "
                               "the insertion point");
   EXPECT_EQ(c.g.size(), 4u);
   EXPECT_EQ(c.g.lookupValue("late"), nullptr);
   // Reading a value defined just before the position is fine.
-  auto after = c.g.createNode(tensorNode(c.ctx, "torch.ops.aten.neg.default", {"n", "f"}, "m"), c.add->getIterator());
+  auto after = c.g.createNode(
+      tensorNode(c.ctx, "torch.ops.aten.neg.default", {"n", "f"}, "m"),
+      c.add->getIterator());
   EXPECT_EQ(errorText(after), "");
-  EXPECT_EQ(nodeNames(c.g), (std::vector<std::string>{"f", "a", "n", "m", "b"}));
+  EXPECT_EQ(nodeNames(c.g),
+            (std::vector<std::string>{"f", "a", "n", "m", "b"}));
 }
 
 TEST(IRTest, EraseIsRefusedWhileUsed) {
   Chain c;
   EXPECT_EQ(errorText(c.g.eraseNode(c.relu)),
             "cannot erase node 'a': its value 'a' is still used by node 'b'");
-  EXPECT_EQ(errorText(c.g.eraseNode(c.add)),
-            "cannot erase node 'b': its value 'b' is still used by the graph output");
+  EXPECT_EQ(
+      errorText(c.g.eraseNode(c.add)),
+      "cannot erase node 'b': its value 'b' is still used by the graph output");
   EXPECT_EQ(c.g.size(), 2u);
   EXPECT_NE(c.g.lookupValue("a"), nullptr);
 
@@ -257,7 +287,8 @@ TEST(IRTest, EraseIsRefusedWhileUsed) {
   EXPECT_EQ(x->getNumUses(), 1u);
   EXPECT_EQ(nodeNames(c.g), std::vector<std::string>{"b"});
   // The freed name can be defined again.
-  auto again = c.g.appendNode(tensorNode(c.ctx, "torch.ops.aten.relu.default", {"b"}, "a"));
+  auto again = c.g.appendNode(
+      tensorNode(c.ctx, "torch.ops.aten.relu.default", {"b"}, "a"));
   EXPECT_EQ(errorText(again), "");
 }
 
@@ -281,12 +312,16 @@ TEST(IRTest, ReplaceAllUsesWithIncludingGraphOutputs) {
   x->replaceAllUsesWith(x);
   EXPECT_EQ(x->getNumUses(), 1u);
   std::string json = writeProgram(c.ep);
-  EXPECT_NE(json.find(R"("outputs": [{"as_tensor": {"name": "x"}}], "nodes": [])"), std::string::npos) << json;
+  EXPECT_NE(
+      json.find(R"("outputs": [{"as_tensor": {"name": "x"}}], "nodes": [])"),
+      std::string::npos)
+      << json;
 }
 
 TEST(IRTest, WalkFollowsProgramOrder) {
   Chain c;
-  auto n = c.g.appendNode(tensorNode(c.ctx, "torch.ops.aten.neg.default", {"x"}, "n"));
+  auto n = c.g.appendNode(
+      tensorNode(c.ctx, "torch.ops.aten.neg.default", {"x"}, "n"));
   ASSERT_EQ(errorText(n), "");
   EXPECT_EQ(nodeNames(c.g), (std::vector<std::string>{"a", "b", "n"}));
   c.g.moveBefore(*n, c.g.begin());
@@ -320,7 +355,8 @@ TEST(IRTest, InternedStringsShareStorage) {
   // Names in a graph are interned: equal names share storage.
   Chain c;
   EXPECT_EQ(c.value("a")->getName().data(), c.ctx.intern("a").data());
-  EXPECT_EQ(c.relu->getTarget().data(), c.ctx.intern("torch.ops.aten.relu.default").data());
+  EXPECT_EQ(c.relu->getTarget().data(),
+            c.ctx.intern("torch.ops.aten.relu.default").data());
 }
 
 TEST(IRTest, TableEntriesFollowDefinitionOrderUnlessTheFileSaidOtherwise) {
@@ -335,7 +371,8 @@ TEST(IRTest, TableEntriesFollowDefinitionOrderUnlessTheFileSaidOtherwise) {
       out.push_back(v->getName().str());
     return out;
   };
-  EXPECT_EQ(names(ValueTable::Tensor), (std::vector<std::string>{"x", "a", "b"}));
+  EXPECT_EQ(names(ValueTable::Tensor),
+            (std::vector<std::string>{"x", "a", "b"}));
   EXPECT_TRUE(names(ValueTable::SymInt).empty());
 
   // A file whose table is in another order keeps that order, appends new
@@ -343,10 +380,13 @@ TEST(IRTest, TableEntriesFollowDefinitionOrderUnlessTheFileSaidOtherwise) {
   std::string json = writeProgram(c.ep);
   size_t at = json.find(R"("tensor_values": {"x": )");
   ASSERT_NE(at, std::string::npos);
-  std::string meta = R"({"dtype": 7, "sizes": [{"as_int": 3}], "requires_grad": false, "device": {"type": "cpu", )"
-                     R"("index": null}, "strides": [{"as_int": 1}], "storage_offset": {"as_int": 0}, "layout": 7})";
-  std::string table = R"("tensor_values": {"x": )" + meta + R"(, "a": )" + meta + R"(, "b": )" + meta + "}";
-  std::string reordered = R"("tensor_values": {"b": )" + meta + R"(, "x": )" + meta + R"(, "a": )" + meta + "}";
+  std::string meta =
+      R"({"dtype": 7, "sizes": [{"as_int": 3}], "requires_grad": false, "device": {"type": "cpu", )"
+      R"("index": null}, "strides": [{"as_int": 1}], "storage_offset": {"as_int": 0}, "layout": 7})";
+  std::string table = R"("tensor_values": {"x": )" + meta + R"(, "a": )" +
+                      meta + R"(, "b": )" + meta + "}";
+  std::string reordered = R"("tensor_values": {"b": )" + meta + R"(, "x": )" +
+                          meta + R"(, "a": )" + meta + "}";
   ASSERT_EQ(json.compare(at, table.size(), table), 0) << json;
   json.replace(at, table.size(), reordered);
   auto ep = readProgram(json);
@@ -360,7 +400,8 @@ TEST(IRTest, TableEntriesFollowDefinitionOrderUnlessTheFileSaidOtherwise) {
   };
   EXPECT_EQ(readNames(), (std::vector<std::string>{"b", "x", "a"}));
   EXPECT_EQ(writeProgram(*ep), json);
-  auto n = g.appendNode(tensorNode(ep->getContext(), "torch.ops.aten.neg.default", {"x"}, "n"));
+  auto n = g.appendNode(
+      tensorNode(ep->getContext(), "torch.ops.aten.neg.default", {"x"}, "n"));
   ASSERT_EQ(errorText(n), "");
   (*n)->getSingleResult()->setTensorMeta(f32({3}));
   EXPECT_EQ(readNames(), (std::vector<std::string>{"b", "x", "a", "n"}));
@@ -377,7 +418,8 @@ TEST(IRTest, UniqueNamesAvoidDefinedOnes) {
   llvm::StringRef a1 = c.g.uniqueName("a");
   EXPECT_NE(a1, "a");
   EXPECT_EQ(c.g.lookupValue(a1), nullptr);
-  auto n = c.g.appendNode(tensorNode(c.ctx, "torch.ops.aten.neg.default", {"x"}, a1));
+  auto n = c.g.appendNode(
+      tensorNode(c.ctx, "torch.ops.aten.neg.default", {"x"}, a1));
   ASSERT_EQ(errorText(n), "");
   llvm::StringRef a2 = c.g.uniqueName("a");
   EXPECT_NE(a2, a1);
@@ -386,8 +428,8 @@ TEST(IRTest, UniqueNamesAvoidDefinedOnes) {
 
 /// x, pred -> cond(pred, @true_graph_0, @false_graph_0, [x]); the branches
 /// are built through the API too.
-std::unique_ptr<Graph> makeBranch(IRContext &ctx, llvm::StringRef in, llvm::StringRef target,
-                                  llvm::StringRef out) {
+std::unique_ptr<Graph> makeBranch(IRContext &ctx, llvm::StringRef in,
+                                  llvm::StringRef target, llvm::StringRef out) {
   auto g = std::make_unique<Graph>(ctx);
   EXPECT_EQ(errorText(g->addInput(Argument::tensor(ctx, in))), "");
   auto n = g->appendNode(tensorNode(ctx, target, {in}, out));
@@ -414,15 +456,27 @@ struct CondProgram {
     spec.target = ctx.intern("torch.ops.higher_order.cond");
     spec.inputs.push_back({"", Argument::tensor(ctx, "pred"), 1, {}});
     spec.inputs.push_back(
-        {"", Argument::graph("true_graph_0", makeBranch(ctx, "x_1", "torch.ops.aten.sin.default", "sin")), 1, {}});
+        {"",
+         Argument::graph(
+             "true_graph_0",
+             makeBranch(ctx, "x_1", "torch.ops.aten.sin.default", "sin")),
+         1,
+         {}});
     spec.inputs.push_back(
-        {"", Argument::graph("false_graph_0", makeBranch(ctx, "x_2", "torch.ops.aten.cos.default", "cos")), 1, {}});
+        {"",
+         Argument::graph(
+             "false_graph_0",
+             makeBranch(ctx, "x_2", "torch.ops.aten.cos.default", "cos")),
+         1,
+         {}});
     spec.inputs.push_back({"", Argument::tensors(ctx, {"x"}), 1, {}});
     spec.outputs.push_back(Argument::tensor(ctx, "getitem"));
     spec.isHopSingleTensorReturn = false;
     spec.name = ctx.intern("cond");
-    setMetadata(spec.metadata, ctx.intern("stack_trace"), ctx.intern("File \"m.py\", line 1"));
-    setMetadata(spec.metadata, ctx.intern("nn_module_stack"), ctx.intern("L__self__,,__main__.M"));
+    setMetadata(spec.metadata, ctx.intern("stack_trace"),
+                ctx.intern("File \"m.py\", line 1"));
+    setMetadata(spec.metadata, ctx.intern("nn_module_stack"),
+                ctx.intern("L__self__,,__main__.M"));
     auto n = g.appendNode(std::move(spec));
     EXPECT_EQ(errorText(n), "");
     cond = *n;
@@ -436,7 +490,8 @@ struct CondProgram {
     TensorMeta boolScalar = f32({});
     boolScalar.dtype = 12;
     g.lookupValue("pred")->setTensorMeta(boolScalar);
-    setMetadata(ep.graphModule.metadata, ctx.intern("custom"), ctx.intern("{\"k\": 1}"));
+    setMetadata(ep.graphModule.metadata, ctx.intern("custom"),
+                ctx.intern("{\"k\": 1}"));
     ep.opsetVersion.emplace_back(ctx.intern("aten"), 0);
     ep.verifiers.push_back(ctx.intern("ATEN"));
     ep.torchVersion = "2.9.0";
@@ -456,10 +511,12 @@ TEST(IRTest, SubgraphsBuiltThroughTheApi) {
   EXPECT_EQ(subs[0]->lookupValue("sin")->getGraph(), subs[0]);
   // Written like torch: subgraph with its own tables, then the parent's.
   std::string json = writeProgram(p.ep);
-  EXPECT_NE(json.find(R"({"name": "", "arg": {"as_graph": {"name": "true_graph_0", "graph": {"inputs": )"
-                      R"([{"as_tensor": {"name": "x_1"}}], "outputs": [{"as_tensor": {"name": "sin"}}], "nodes": )"
-                      R"([{"target": "torch.ops.aten.sin.default")"),
-            std::string::npos)
+  EXPECT_NE(
+      json.find(
+          R"({"name": "", "arg": {"as_graph": {"name": "true_graph_0", "graph": {"inputs": )"
+          R"([{"as_tensor": {"name": "x_1"}}], "outputs": [{"as_tensor": {"name": "sin"}}], "nodes": )"
+          R"([{"target": "torch.ops.aten.sin.default")"),
+      std::string::npos)
       << json;
   EXPECT_NE(json.find(R"("tensor_values": {"x": )"), std::string::npos) << json;
   auto reread = readProgram(json);
@@ -470,9 +527,12 @@ TEST(IRTest, SubgraphsBuiltThroughTheApi) {
 TEST(IRTest, SetInputAdoptsANewSubgraph) {
   CondProgram p;
   IRContext &ctx = p.ep.getContext();
-  ASSERT_EQ(errorText(p.cond->setInput(
-                1, Argument::graph("true_graph_1", makeBranch(ctx, "x_3", "torch.ops.aten.tan.default", "tan")))),
-            "");
+  ASSERT_EQ(
+      errorText(p.cond->setInput(
+          1, Argument::graph(
+                 "true_graph_1",
+                 makeBranch(ctx, "x_3", "torch.ops.aten.tan.default", "tan")))),
+      "");
   std::vector<Graph *> subs = p.cond->getSubgraphs();
   ASSERT_EQ(subs.size(), 2u);
   EXPECT_EQ(subs[0]->getParentNode(), p.cond);
@@ -498,25 +558,33 @@ TEST(IRTest, CloneIsDeepAndIndependent) {
   ASSERT_NE(x, nullptr);
   EXPECT_NE(x, p.ep.getGraph().lookupValue("x"));
   EXPECT_EQ(userNames(x), std::vector<std::string>{"cond"});
-  EXPECT_EQ(*x->uses().begin() ? (*x->uses().begin())->getUser() : nullptr, cond);
+  EXPECT_EQ(*x->uses().begin() ? (*x->uses().begin())->getUser() : nullptr,
+            cond);
   ASSERT_NE(x->getTensorMeta(), nullptr);
-  EXPECT_NE(x->getTensorMeta(), p.ep.getGraph().lookupValue("x")->getTensorMeta());
-  EXPECT_EQ(lookupMetadata(cond->getMetadata(), "nn_module_stack"), llvm::StringRef("L__self__,,__main__.M"));
+  EXPECT_NE(x->getTensorMeta(),
+            p.ep.getGraph().lookupValue("x")->getTensorMeta());
+  EXPECT_EQ(lookupMetadata(cond->getMetadata(), "nn_module_stack"),
+            llvm::StringRef("L__self__,,__main__.M"));
 
   // Mutate the copy everywhere; the original does not change.
-  setMetadata(cond->getMetadata(), copy.intern("stack_trace"), copy.intern("changed"));
+  setMetadata(cond->getMetadata(), copy.intern("stack_trace"),
+              copy.intern("changed"));
   cond->setTarget(copy.intern("torch.ops.higher_order.cond_changed"));
   x->getTensorMeta()->dtype = 5;
   Node *sin = &*subs[0]->begin();
   sin->setTarget(copy.intern("torch.ops.aten.tan.default"));
   subs[1]->lookupValue("cos")->getTensorMeta()->sizes[0] = SymValue::ofInt(4);
-  auto extra = subs[0]->appendNode(tensorNode(copy.getContext(), "torch.ops.aten.neg.default", {"sin"}, "neg"));
+  auto extra = subs[0]->appendNode(tensorNode(
+      copy.getContext(), "torch.ops.aten.neg.default", {"sin"}, "neg"));
   ASSERT_EQ(errorText(extra), "");
-  ASSERT_EQ(errorText(subs[0]->setOutput(0, Argument::tensor(copy.getContext(), "neg"))), "");
+  ASSERT_EQ(errorText(subs[0]->setOutput(
+                0, Argument::tensor(copy.getContext(), "neg"))),
+            "");
   g.lookupValue("getitem")->replaceAllUsesWith(x);
   ASSERT_EQ(errorText(g.eraseNode(cond)), "");
   copy.graphModule.metadata.clear();
-  copy.graphModule.signature.outputSpecs[0].arg = Argument::tensor(copy.getContext(), "x");
+  copy.graphModule.signature.outputSpecs[0].arg =
+      Argument::tensor(copy.getContext(), "x");
   copy.verifiers.clear();
 
   EXPECT_EQ(writeProgram(p.ep), original);
@@ -531,19 +599,24 @@ TEST(IRTest, CloneIsDeepAndIndependent) {
   EXPECT_EQ(branch->getParentNode(), nullptr);
   ASSERT_NE(branch->lookupValue("cos"), nullptr);
   EXPECT_EQ(branch->lookupValue("cos")->getTensorMeta()->sizes[0].intValue, 3);
-  EXPECT_EQ(branch->getOutputs()[0].getSingleValue(), branch->lookupValue("cos"));
+  EXPECT_EQ(branch->getOutputs()[0].getSingleValue(),
+            branch->lookupValue("cos"));
 }
 
 TEST(IRTest, CloneKeepsTheFileTableOrder) {
   CondProgram p;
   std::string json = writeProgram(p.ep);
   // Reverse the top-level tensor table as a file might have it.
-  std::string meta3 = R"({"dtype": 7, "sizes": [{"as_int": 3}], "requires_grad": false, "device": {"type": "cpu", )"
-                      R"("index": null}, "strides": [{"as_int": 1}], "storage_offset": {"as_int": 0}, "layout": 7})";
-  std::string metaBool = R"({"dtype": 12, "sizes": [], "requires_grad": false, "device": {"type": "cpu", )"
-                         R"("index": null}, "strides": [], "storage_offset": {"as_int": 0}, "layout": 7})";
-  std::string natural = R"("tensor_values": {"x": )" + meta3 + R"(, "pred": )" + metaBool + R"(, "getitem": )" + meta3;
-  std::string reversed = R"("tensor_values": {"getitem": )" + meta3 + R"(, "pred": )" + metaBool + R"(, "x": )" + meta3;
+  std::string meta3 =
+      R"({"dtype": 7, "sizes": [{"as_int": 3}], "requires_grad": false, "device": {"type": "cpu", )"
+      R"("index": null}, "strides": [{"as_int": 1}], "storage_offset": {"as_int": 0}, "layout": 7})";
+  std::string metaBool =
+      R"({"dtype": 12, "sizes": [], "requires_grad": false, "device": {"type": "cpu", )"
+      R"("index": null}, "strides": [], "storage_offset": {"as_int": 0}, "layout": 7})";
+  std::string natural = R"("tensor_values": {"x": )" + meta3 + R"(, "pred": )" +
+                        metaBool + R"(, "getitem": )" + meta3;
+  std::string reversed = R"("tensor_values": {"getitem": )" + meta3 +
+                         R"(, "pred": )" + metaBool + R"(, "x": )" + meta3;
   size_t at = json.find(natural);
   ASSERT_NE(at, std::string::npos) << json;
   json.replace(at, natural.size(), reversed);
@@ -562,8 +635,9 @@ TEST(IRTest, CloneKeepsTheFileTableOrder) {
 /// Every corpus program reads and writes back byte for byte through the
 /// API, and so does a clone of it.
 TEST(IRTest, CorpusProgramsRoundTripThroughTheApi) {
-  for (const char *name : {"mlp.json", "cnn.json", "lstm.json", "gpt_d2.json", "ops_zoo.json",
-                           "buffer_mutation.json", "dyn_mlp.json", "dyn_mlp_str_expr.json"}) {
+  for (const char *name :
+       {"mlp.json", "cnn.json", "lstm.json", "gpt_d2.json", "ops_zoo.json",
+        "buffer_mutation.json", "dyn_mlp.json", "dyn_mlp_str_expr.json"}) {
     SCOPED_TRACE(name);
     std::string path = std::string(PT2IR_TEST_DIR "/corpus/") + name;
     auto buffer = llvm::MemoryBuffer::getFile(path);
@@ -598,7 +672,8 @@ TEST(IRTest, CorpusProgramThroughTheApi) {
   // The signature names line up with the graph inputs.
   ASSERT_EQ(ep->graphModule.signature.inputSpecs.size(), g.getInputs().size());
   for (size_t i = 0; i < g.getInputs().size(); ++i)
-    EXPECT_EQ(ep->graphModule.signature.inputSpecs[i].getArgName(), g.getInputValues()[i]->getName());
+    EXPECT_EQ(ep->graphModule.signature.inputSpecs[i].getArgName(),
+              g.getInputValues()[i]->getName());
 
   // An edit through the API: relu -> neg on the first relu, written back.
   Node *relu = nullptr;
@@ -614,7 +689,8 @@ TEST(IRTest, CorpusProgramThroughTheApi) {
   std::string expected = before;
   size_t at = expected.find("\"torch.ops.aten.relu.default\"");
   ASSERT_NE(at, std::string::npos);
-  expected.replace(at, std::strlen("\"torch.ops.aten.relu.default\""), "\"torch.ops.aten.neg.default\"");
+  expected.replace(at, std::strlen("\"torch.ops.aten.relu.default\""),
+                   "\"torch.ops.aten.neg.default\"");
   EXPECT_EQ(after, expected);
 }
 
