@@ -8,11 +8,18 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/lib/OptMain.h"
+#include "tools/lib/DotEmitter.h"
+#include "tools/lib/PassPipelineOptions.h"
 #include "tools/lib/ProgramIO.h"
+#include "tools/lib/PythonEmitter.h"
+#include "tools/lib/Stats.h"
+#include "tools/lib/TreespecBridge.h"
+#include "tools/lib/VerifierOptions.h"
 #include "tools/lib/RegistryOptions.h"
 #include "tools/lib/RoundTrip.h"
 
 #include "ir/Printer.h"
+#include "ir/UnbackedBindings.h"
 #include "serde/ProgramReader.h"
 #include "serde/ProgramWriter.h"
 
@@ -23,7 +30,7 @@
 namespace pt2ir {
 
 namespace {
-enum class EmitKind { Json, Text };
+enum class EmitKind { Json, Text, Python, Dot };
 
 struct OptOptions {
   llvm::cl::OptionCategory category{"pt2-opt options"};
@@ -35,7 +42,9 @@ struct OptOptions {
   llvm::cl::opt<EmitKind> emit{
       "emit", llvm::cl::desc("Output format"), llvm::cl::init(EmitKind::Json),
       llvm::cl::values(clEnumValN(EmitKind::Json, "json", "the serialized JSON program (default)"),
-                       clEnumValN(EmitKind::Text, "text", "the readable text listing")),
+                       clEnumValN(EmitKind::Text, "text", "the readable text listing"),
+                       clEnumValN(EmitKind::Python, "python", "the program as torch-style Python"),
+                       clEnumValN(EmitKind::Dot, "dot", "a Graphviz picture")),
       llvm::cl::cat(category)};
   llvm::cl::opt<std::string> model{"model", llvm::cl::desc("Process only this model of a .pt2 archive"),
                                    llvm::cl::value_desc("name"), llvm::cl::cat(category)};
@@ -52,6 +61,18 @@ struct OptOptions {
       "allow-unregistered-extensions",
       llvm::cl::desc("Keep '#ns:op' targets of unregistered namespaces as opaque strings"),
       llvm::cl::cat(category)};
+  llvm::cl::opt<bool> stats{"stats", llvm::cl::desc("Print statistics instead of the program"),
+                            llvm::cl::cat(category)};
+  llvm::cl::opt<StatsFormat> statsFormat{
+      "stats-format", llvm::cl::desc("Format of --stats"), llvm::cl::init(StatsFormat::Text),
+      llvm::cl::values(clEnumValN(StatsFormat::Text, "text", "a readable report (default)"),
+                       clEnumValN(StatsFormat::Json, "json", "JSON")),
+      llvm::cl::cat(category)};
+  llvm::cl::opt<bool> printMetadata{"print-metadata",
+                                    llvm::cl::desc("Show node metadata in text, python and dot output"),
+                                    llvm::cl::cat(category)};
+  VerifierCLOptions verifier{category};
+  PassCLOptions passes{category};
   llvm::cl::opt<bool> verifyRoundTrip{
       "verify-roundtrip",
       llvm::cl::desc("Write, read back and compare in memory and as bytes; fail on any difference"),
@@ -81,8 +102,19 @@ static void reportInputComparison(llvm::StringRef written, llvm::StringRef input
                << " (normalized on write)\n";
 }
 
+/// LLVM's own `-stats` (its statistics counters) would clash with ours.
+static void removeLLVMStatsOption() {
+  auto &registered = llvm::cl::getRegisteredOptions();
+  for (const char *name : {"stats", "stats-json"}) {
+    auto it = registered.find(name);
+    if (it != registered.end())
+      it->second->removeArgument();
+  }
+}
+
 int pt2OptMain(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  removeLLVMStatsOption();
   OptOptions opts;
   llvm::cl::HideUnrelatedOptions(opts.category);
   llvm::cl::ParseCommandLineOptions(argc, argv, "pt2ir optimizer driver\n");
@@ -105,22 +137,61 @@ int pt2OptMain(int argc, char **argv) {
     return reportError(input.takeError());
 
   for (LoadedProgram &lp : input->programs) {
+    // Unbacked-symbol bindings are not stored in JSON: recompute them first.
+    if (auto err = recomputeUnbackedBindings(lp.program))
+      return reportError(llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: error: %s",
+                                                 lp.displayName.c_str(),
+                                                 llvm::toString(std::move(err)).c_str()));
+    if (int rc = runVerifierStage(lp.program, lp.displayName, opts.verifier, registry->get(), llvm::errs(),
+                                  makeTreespecLeafCounter(lp.program)))
+      return rc;
+    if (opts.verifier.verifyDiagnostics)
+      continue;
+    VerifyOptions verifyOptions = makeVerifyOptions(opts.verifier);
+    verifyOptions.registry = registry->get();
+    verifyOptions.treespecLeafCount = makeTreespecLeafCounter(lp.program);
+    VerifyHook hook = opts.verifier.noVerify ? VerifyHook() : makeVerifierHook(lp.displayName, verifyOptions);
+    if (auto err = runPassPipelineFromCL(lp.program, lp.displayName, opts.passes, hook, registry->get()))
+      return reportError(std::move(err));
     if (!opts.verifyRoundTrip)
       continue;
     if (auto err = verifyRoundTrip(lp.program, lp.displayName))
       return reportError(std::move(err));
     reportInputComparison(writeProgram(lp.program), lp.inputJson, lp.displayName);
   }
+  if (opts.verifier.verifyDiagnostics)
+    return 0;
 
-  if (opts.emit == EmitKind::Text) {
+  if (opts.stats || opts.emit != EmitKind::Json) {
     std::string text;
     llvm::raw_string_ostream os(text);
+    EmitOptions emitOptions;
+    emitOptions.registry = registry->get();
+    emitOptions.showMetadata = opts.printMetadata;
     PrintOptions printOptions;
     printOptions.registry = registry->get();
+    printOptions.printMetadata = opts.printMetadata;
+    StatsOptions statsOptions;
+    statsOptions.format = opts.statsFormat;
+    statsOptions.registry = registry->get();
+    bool singleDocument = opts.emit == EmitKind::Dot || (opts.stats && opts.statsFormat == StatsFormat::Json);
+    if (singleDocument && input->programs.size() > 1)
+      return reportError(llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "%s: error: the archive holds %zu models; pick one with --model NAME for this output",
+          input->path.c_str(), input->programs.size()));
     for (const LoadedProgram &lp : input->programs) {
-      if (input->programs.size() > 1 || !lp.modelName.empty())
-        os << "// model: " << lp.modelName << "\n";
-      printProgram(os, lp.program, printOptions);
+      bool header = !singleDocument && !lp.modelName.empty();
+      if (header)
+        os << (opts.emit == EmitKind::Python && !opts.stats ? "# model: " : "// model: ") << lp.modelName << "\n";
+      if (opts.stats)
+        emitStats(os, lp.program, statsOptions);
+      else if (opts.emit == EmitKind::Text)
+        printProgram(os, lp.program, printOptions);
+      else if (opts.emit == EmitKind::Python)
+        emitPython(os, lp.program, emitOptions);
+      else
+        emitDot(os, lp.program, emitOptions);
     }
     if (auto err = writeFileAtomically(opts.output, text))
       return reportError(std::move(err));

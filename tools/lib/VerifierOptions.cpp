@@ -107,11 +107,14 @@ static int checkAgainstExpectations(const std::vector<Diagnostic> &diags,
 
 int runVerifierStage(const ExportedProgram &ep, llvm::StringRef fileName,
                      const VerifierCLOptions &flags,
-                     const OperatorRegistry *registry, llvm::raw_ostream &os) {
+                     const OperatorRegistry *registry, llvm::raw_ostream &os,
+                     TreespecLeafCounter leafCount) {
   if (flags.noVerify)
     return 0;
   VerifyOptions options = makeVerifyOptions(flags);
   options.registry = registry;
+  if (leafCount)
+    options.treespecLeafCount = std::move(leafCount);
   std::vector<Diagnostic> diags = verifyProgram(ep, options);
   if (flags.verifyDiagnostics)
     return checkAgainstExpectations(diags, fileName, flags, os);

@@ -30,11 +30,16 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
+#include <optional>
 #include <string>
 
 namespace pt2ir {
 
 /// The dialect chosen on the command line.
+/// Counts the leaves of a treespec string (see VerifyOptions).
+using TreespecLeafCounter = std::function<std::optional<size_t>(llvm::StringRef)>;
+
 enum class DialectChoice { FromProgram, Aten, Training };
 
 /// The verifier's flags. Construct one before
@@ -64,7 +69,8 @@ VerifyOptions makeVerifyOptions(const VerifierCLOptions &flags);
 int runVerifierStage(const ExportedProgram &ep, llvm::StringRef fileName,
                      const VerifierCLOptions &flags,
                      const OperatorRegistry *registry = nullptr,
-                     llvm::raw_ostream &os = llvm::errs());
+                     llvm::raw_ostream &os = llvm::errs(),
+                     TreespecLeafCounter leafCount = {});
 
 } // namespace pt2ir
 
