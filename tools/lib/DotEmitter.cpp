@@ -154,7 +154,10 @@ void DotWriter::emitInputs(const GraphItem &item,
       printArgument(tos, in);
       label += "\n= " + text;
     }
-    attrs(indent, id, label, "box", "filled", colors);
+    bool nonPersistent = sig && i < sig->inputSpecs.size() &&
+                         sig->inputSpecs[i].kind == InputKind::Buffer &&
+                         !sig->inputSpecs[i].persistent;
+    attrs(indent, id, label, "box", nonPersistent ? "filled,dashed" : "filled", colors);
     if (v)
       ids[v] = id;
   }

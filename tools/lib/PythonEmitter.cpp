@@ -599,10 +599,10 @@ void PythonWriter::emitHeader(Function &forward) {
       os << " " << commentSafe(pythonStringLiteral(spec.target));
     if (spec.kind == InputKind::Buffer && !spec.persistent)
       os << " (non-persistent)";
-    if (spec.kind == InputKind::ConstantInput || (spec.kind == InputKind::UserInput &&
-                                                  !spec.arg.getSingleValue()))
-      os << " = " << commentSafe(argument(forward, spec.arg));
+    // Signature arguments are detached: the graph input has the value.
     const Value *v = i < g.getInputs().size() ? g.getInputs()[i].getSingleValue() : nullptr;
+    if (!v && (spec.kind == InputKind::ConstantInput || spec.kind == InputKind::UserInput))
+      os << " = " << commentSafe(argument(forward, spec.arg));
     if (v && options.showTypes)
       os << "; " << commentSafe(describeValueType(*v));
     if (v && v->getName() != llvm::StringRef(name))
@@ -620,9 +620,7 @@ void PythonWriter::emitHeader(Function &forward) {
     os << commentSafe(argument(forward, spec.arg)) << ": " << outputKindMemberName(spec.kind);
     if (!spec.target.empty())
       os << " " << commentSafe(pythonStringLiteral(spec.target));
-    const Value *v = spec.arg.getSingleValue();
-    if (!v && spec.arg.getKind() == ArgKind::Tensor && spec.arg.getRef())
-      v = g.lookupValue(spec.arg.getRef()->getName());
+    const Value *v = spec.getArgName().empty() ? nullptr : g.lookupValue(spec.getArgName());
     if (v && options.showTypes)
       os << "; " << commentSafe(describeValueType(*v));
     os << "\n";
