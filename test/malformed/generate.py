@@ -19,6 +19,7 @@ not committed: the tests make them with `generate.py --large --out DIR`.
 """
 import argparse
 import copy
+import fnmatch
 import io
 import json
 import os
@@ -425,10 +426,12 @@ def main():
     parser.add_argument("--large", action="store_true",
                         help="write only the deep-* and huge-* inputs (made at test time)")
     parser.add_argument("--out", default=HERE, help="output folder (default: test/malformed)")
+    parser.add_argument("--only", default="*", help="write only the files matching this glob")
     options = parser.parse_args()
-    chosen = {n: d for n, d in FILES.items() if is_large(n) == options.large}
+    chosen = {n: d for n, d in FILES.items()
+              if is_large(n) == options.large and fnmatch.fnmatch(n, options.only)}
     os.makedirs(options.out, exist_ok=True)
-    if not options.large and os.path.abspath(options.out) == HERE:
+    if not options.large and options.only == "*" and os.path.abspath(options.out) == HERE:
         for stale in os.listdir(HERE):
             if stale.endswith((".json", ".pt2")) and stale not in chosen:
                 os.remove(os.path.join(HERE, stale))
