@@ -211,8 +211,9 @@ sym::Expr orderCommutativeOperands(const sym::Expr &e) {
         movable.emplace_back(sym::toString(operands[i], sym::Form::Srepr),
                              operands[i]);
       }
-    std::stable_sort(movable.begin(), movable.end(),
-                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    std::stable_sort(
+        movable.begin(), movable.end(),
+        [](const auto &a, const auto &b) { return a.first < b.first; });
     for (size_t k = 0; k < slots.size(); ++k)
       if (!operands[slots[k]].isSameNode(movable[k].second)) {
         operands[slots[k]] = movable[k].second;
@@ -253,18 +254,19 @@ public:
       return llvm::Error::success();
     };
     Graph &graph = ep.getGraph();
-    if (auto err = forEachExprSlot(graph, [&](SymValue &s, const std::string &w) -> llvm::Error {
-          return collect(s.expr.exprStr, w);
-        }))
+    if (auto err = forEachExprSlot(
+            graph, [&](SymValue &s, const std::string &w) -> llvm::Error {
+              return collect(s.expr.exprStr, w);
+            }))
       return err;
     if (auto err = forEachAssertMessage(
             graph, [&](Node &n, unsigned, llvm::StringRef text) -> llvm::Error {
               llvm::StringRef expr, rest;
               if (!splitAssertMessage(text, expr, rest))
                 return llvm::Error::success();
-              return collect(expr, ("the assert message of node '" +
-                                    n.getName() + "'")
-                                       .str());
+              return collect(
+                  expr,
+                  ("the assert message of node '" + n.getName() + "'").str());
             }))
       return err;
     for (const auto &[name, range] : ep.rangeConstraints)
@@ -305,7 +307,8 @@ public:
     llvm::StringMap<std::string> renames;
     int64_t renamedCount = 0;
     for (const auto &[symbol, key] : sources) {
-      llvm::StringRef prefix = llvm::StringRef(symbol).take_until(llvm::isDigit);
+      llvm::StringRef prefix =
+          llvm::StringRef(symbol).take_until(llvm::isDigit);
       uint64_t number = llvm::xxh3_64bits(key) % kSymbolHashModulus;
       std::string candidate;
       for (;; ++number) {
@@ -339,17 +342,19 @@ public:
       rewrittenText[text] = result;
       return result;
     };
-    if (auto err = forEachExprSlot(graph, [&](SymValue &s, const std::string &) -> llvm::Error {
-          llvm::StringRef updated = rewrite(s.expr.exprStr);
-          if (updated != s.expr.exprStr) {
-            s.expr.exprStr = updated;
-            ++rewritten;
-          }
-          return llvm::Error::success();
-        }))
+    if (auto err = forEachExprSlot(
+            graph, [&](SymValue &s, const std::string &) -> llvm::Error {
+              llvm::StringRef updated = rewrite(s.expr.exprStr);
+              if (updated != s.expr.exprStr) {
+                s.expr.exprStr = updated;
+                ++rewritten;
+              }
+              return llvm::Error::success();
+            }))
       return err;
     if (auto err = forEachAssertMessage(
-            graph, [&](Node &n, unsigned index, llvm::StringRef text) -> llvm::Error {
+            graph,
+            [&](Node &n, unsigned index, llvm::StringRef text) -> llvm::Error {
               llvm::StringRef expr, rest;
               if (!splitAssertMessage(text, expr, rest))
                 return llvm::Error::success();

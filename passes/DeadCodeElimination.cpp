@@ -36,10 +36,10 @@ llvm::DenseMap<const Node *, unsigned> countUses(const Graph &graph) {
 llvm::Error eraseDeadNodes(Graph &graph, OpEffects &effects,
                            DeadCodeStats &stats, unsigned depth) {
   if (depth > kMaxDeadCodeSubgraphDepth)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "dce: subgraphs nested deeper than " +
-            llvm::Twine(kMaxDeadCodeSubgraphDepth) + " levels");
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "dce: subgraphs nested deeper than " +
+                                       llvm::Twine(kMaxDeadCodeSubgraphDepth) +
+                                       " levels");
 
   llvm::DenseMap<const Node *, unsigned> remainingUses = countUses(graph);
   // Seed with every unused node, last first, so chains die bottom-up.

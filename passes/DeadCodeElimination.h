@@ -1,4 +1,4 @@
-//===- DeadCodeElimination.h - Erase unused pure nodes ------------*- C++ -*-===//
+//===- DeadCodeElimination.h - Erase unused pure nodes ----------*- C++ -*-===//
 //
 // Dead-code elimination as a utility for other passes; the `dce` pass
 // (registered in passes/PassRegistry.def) is a thin wrapper around it.

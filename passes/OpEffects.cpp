@@ -28,7 +28,8 @@ std::string namespaceAndOp(llvm::StringRef target) {
     return target.str();
   auto [ns, rest] = target.split('.');
   size_t lastDot = rest.rfind('.');
-  llvm::StringRef op = lastDot == llvm::StringRef::npos ? rest : rest.take_front(lastDot);
+  llvm::StringRef op =
+      lastDot == llvm::StringRef::npos ? rest : rest.take_front(lastDot);
   return (ns + "." + op).str();
 }
 
@@ -45,11 +46,9 @@ bool isMutatingPythonOperator(llvm::StringRef name) {
 bool isFunctionalHop(llvm::StringRef name) {
   return llvm::StringSwitch<bool>(name)
       .Cases("cond", "map_impl", "map", "while_loop", "scan", true)
-      .Cases("associative_scan", "invoke_subgraph", "wrap_with_autocast",
-             true)
+      .Cases("associative_scan", "invoke_subgraph", "wrap_with_autocast", true)
       .Cases("wrap_with_set_grad_enabled", "auto_functionalized",
-             "auto_functionalized_v2", "triton_kernel_wrapper_functional",
-             true)
+             "auto_functionalized_v2", "triton_kernel_wrapper_functional", true)
       .Cases("flex_attention", "flex_attention_backward", "strict_mode",
              "out_dtype", "hints_wrapper", true)
       .Cases("run_const_graph", "invoke_quant", "invoke_quant_packed", true)

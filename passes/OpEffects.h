@@ -1,4 +1,4 @@
-//===- OpEffects.h - Which nodes may be erased when unused --------*- C++ -*-===//
+//===- OpEffects.h - Which nodes may be erased when unused ------*- C++ -*-===//
 //
 // Purity queries for dead-code elimination and other cleanups. A node is
 // pure when erasing it (once nothing reads its outputs) cannot change what

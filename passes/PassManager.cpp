@@ -21,8 +21,7 @@ llvm::Error makeError(const llvm::Twine &message) {
 
 /// Seconds since `start`.
 double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
 
@@ -80,8 +79,8 @@ std::vector<std::string> PassManager::getPassNames() const {
 
 llvm::Error
 PassManager::setInstrumentation(PassInstrumentation instrumentation) {
-  if (auto err = checkPassNames(instrumentation.printIRBefore,
-                                "--print-ir-before"))
+  if (auto err =
+          checkPassNames(instrumentation.printIRBefore, "--print-ir-before"))
     return err;
   if (auto err =
           checkPassNames(instrumentation.printIRAfter, "--print-ir-after"))
@@ -99,8 +98,7 @@ void PassManager::dumpIR(const ExportedProgram &ep, llvm::StringRef when,
   os.flush();
 }
 
-bool PassManager::wantsDumpAfter(llvm::StringRef passName,
-                                 bool changed) const {
+bool PassManager::wantsDumpAfter(llvm::StringRef passName, bool changed) const {
   bool selected = instr.printIRAfterAll ||
                   llvm::is_contained(instr.printIRAfter, passName.str());
   if (!instr.printIRAfterChange)
@@ -189,8 +187,7 @@ void PassManager::printTimingReport(llvm::raw_ostream &os) const {
   os << "  ----Wall Time----  ----Name----\n";
   auto row = [&](double seconds, llvm::StringRef name) {
     double percent = total > 0 ? 100.0 * seconds / total : 0.0;
-    os << llvm::format("  %8.4f (%5.1f%%)  ", seconds, percent) << name
-       << "\n";
+    os << llvm::format("  %8.4f (%5.1f%%)  ", seconds, percent) << name << "\n";
   };
   for (const PassRunRecord &r : records)
     row(r.seconds, r.name);

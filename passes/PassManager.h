@@ -1,4 +1,4 @@
-//===- PassManager.h - Runs a pipeline of passes with instrumentation -*- C++ -*-===//
+//===- PassManager.h - Runs passes with instrumentation ---------*- C++ -*-===//
 //
 // A PassManager holds an ordered list of passes and runs them on one
 // program. Around each pass it can verify the program (through a hook the

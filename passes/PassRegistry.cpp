@@ -46,9 +46,10 @@ llvm::ArrayRef<PassOptionInfo> PassInfo::getOptions() const {
       all, [&](const PassOptionInfo &o) { return o.passClass == className; });
   if (first == all.end())
     return {};
-  const PassOptionInfo *last = std::find_if(
-      first, all.end(),
-      [&](const PassOptionInfo &o) { return o.passClass != className; });
+  const PassOptionInfo *last =
+      std::find_if(first, all.end(), [&](const PassOptionInfo &o) {
+        return o.passClass != className;
+      });
   return llvm::ArrayRef<PassOptionInfo>(first, last);
 }
 
@@ -201,7 +202,8 @@ private:
       return llvm::Error::success();
     ++pos;
     while (true) {
-      while (pos < text.size() && (llvm::isSpace(text[pos]) || text[pos] == ','))
+      while (pos < text.size() &&
+             (llvm::isSpace(text[pos]) || text[pos] == ','))
         ++pos;
       if (pos == text.size())
         return fail("expected '}' to close the options of '" + name + "'");

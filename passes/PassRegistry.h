@@ -1,4 +1,4 @@
-//===- PassRegistry.h - Passes by name, and the pipeline syntax ---*- C++ -*-===//
+//===- PassRegistry.h - Passes by name; pipeline syntax ---------*- C++ -*-===//
 //
 // The table built from passes/PassRegistry.def: each pass's registry name,
 // summary and options (with defaults and descriptions), and its factory.
@@ -60,8 +60,8 @@ void printRegisteredPasses(llvm::raw_ostream &os, unsigned indent = 2);
 /// Creates the pass registered as `name` and applies `options`. An unknown
 /// pass, an unknown or repeated option, or a value the pass rejects is an
 /// error that says what exists.
-llvm::Expected<std::unique_ptr<Pass>> createPass(llvm::StringRef name,
-                                                 const PassOptions &options = {});
+llvm::Expected<std::unique_ptr<Pass>>
+createPass(llvm::StringRef name, const PassOptions &options = {});
 
 /// The error for an option `optionName` that pass `passName` does not have;
 /// it lists the options the pass does have.

@@ -1,4 +1,4 @@
-//===- Passes.h - Factories of every registered pass --------------*- C++ -*-===//
+//===- Passes.h - Factories of every registered pass ------------*- C++ -*-===//
 //
 // Declares `std::unique_ptr<Pass> create<ClassName>()` for every pass listed
 // in passes/PassRegistry.def. Each pass defines its factory in its own .cpp.

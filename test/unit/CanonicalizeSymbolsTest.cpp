@@ -27,13 +27,17 @@ std::string program(const std::string &a, const std::string &b,
   GraphSpec g;
   g.inputs = {"x", "y"};
   g.nodes = {
-      nodeJson("torch.ops.aten.sym_size.int", {{"self", tensorArg("x")}, {"dim", intArg(0)}},
+      nodeJson("torch.ops.aten.sym_size.int",
+               {{"self", tensorArg("x")}, {"dim", intArg(0)}},
                {symIntArg("sz")}, "sz"),
-      nodeJson("torch.ops.aten.sym_stride.int", {{"self", tensorArg("y")}, {"dim", intArg(0)}},
+      nodeJson("torch.ops.aten.sym_stride.int",
+               {{"self", tensorArg("y")}, {"dim", intArg(0)}},
                {symIntArg("st")}, "st"),
-      nodeJson("_operator.mul", {{"a", symIntArg("sz")}, {"b", symIntArg("st")}},
+      nodeJson("_operator.mul",
+               {{"a", symIntArg("sz")}, {"b", symIntArg("st")}},
                {symIntArg("mul")}, "mul"),
-      nodeJson("torch.ops.aten.add.Tensor", {{"self", tensorArg("x")}, {"other", intArg(1)}},
+      nodeJson("torch.ops.aten.add.Tensor",
+               {{"self", tensorArg("x")}, {"other", intArg(1)}},
                {tensorArg("add")}, "add"),
       nodeJson("torch.ops.aten._assert_scalar.default",
                {{"self", R"({"as_bool": true})"},
@@ -46,8 +50,9 @@ std::string program(const std::string &a, const std::string &b,
                {"y", tensorMeta({"4"}, {b})},
                {"add", tensorMeta({a, "3"}, {"3", "1"})}};
   g.symInts = {{"sz", a}, {"st", b}, {"mul", prod}};
-  std::string ranges = "{\"" + a + R"(": {"min_val": 2, "max_val": null}, ")" + b +
-                       R"(": {"min_val": 1, "max_val": 8})" + extraRange + "}";
+  std::string ranges = "{\"" + a + R"(": {"min_val": 2, "max_val": null}, ")" +
+                       b + R"(": {"min_val": 1, "max_val": 8})" + extraRange +
+                       "}";
   if (a > b) // List ranges in numbering order, as export does.
     ranges = "{\"" + b + R"(": {"min_val": 1, "max_val": 8}, ")" + a +
              R"(": {"min_val": 2, "max_val": null})" + extraRange + "}";
@@ -95,15 +100,18 @@ TEST(CanonicalizeSymbolsTest, NamesComeFromTheBindingPosition) {
   EXPECT_TRUE(yName.starts_with("s") && yName != "s1") << yName.str();
   EXPECT_NE(xName, yName);
   // Everything else follows.
-  EXPECT_EQ(ep.getGraph().lookupValue("sz")->getSymIntMeta()->expr.exprStr, xName);
-  EXPECT_EQ(ep.getGraph().lookupValue("st")->getSymIntMeta()->expr.exprStr, yName);
+  EXPECT_EQ(ep.getGraph().lookupValue("sz")->getSymIntMeta()->expr.exprStr,
+            xName);
+  EXPECT_EQ(ep.getGraph().lookupValue("st")->getSymIntMeta()->expr.exprStr,
+            yName);
   ASSERT_EQ(ep.rangeConstraints.size(), 2u);
   std::set<std::string> keys = {ep.rangeConstraints[0].first.str(),
                                 ep.rangeConstraints[1].first.str()};
   EXPECT_EQ(keys, (std::set<std::string>{xName.str(), yName.str()}));
   const Node &assertNode = ep.getGraph().getNodes().back();
   EXPECT_EQ(assertNode.getInputs()[1].arg.getString(),
-            ("Runtime assertion failed for expression Eq(" + xName + " + u0, 7) on node 'x'")
+            ("Runtime assertion failed for expression Eq(" + xName +
+             " + u0, 7) on node 'x'")
                 .str());
 }
 
@@ -130,9 +138,9 @@ TEST(CanonicalizeSymbolsTest, IsIdempotentAndLeavesOtherProgramsAlone) {
 
 TEST(CanonicalizeSymbolsTest, UnboundSymbolsKeepTheirNamesAndAreAvoided) {
   // s7 is in range_constraints but no input binds it; u0 is unbacked.
-  ExportedProgram ep = readOrFail(
-      program("s0", "s1",
-              R"(, "s7": {"min_val": 2, "max_val": null}, "u0": {"min_val": 0, "max_val": null})"));
+  ExportedProgram ep = readOrFail(program(
+      "s0", "s1",
+      R"(, "s7": {"min_val": 2, "max_val": null}, "u0": {"min_val": 0, "max_val": null})"));
   canonicalize(ep);
   std::vector<std::string> keys;
   for (const auto &[name, range] : ep.rangeConstraints)
@@ -142,7 +150,8 @@ TEST(CanonicalizeSymbolsTest, UnboundSymbolsKeepTheirNamesAndAreAvoided) {
   EXPECT_EQ(keys.back(), "u0"); // Sorted: s symbols first.
   EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end() - 1,
                              [](const std::string &a, const std::string &b) {
-                               return std::stoul(a.substr(1)) < std::stoul(b.substr(1));
+                               return std::stoul(a.substr(1)) <
+                                      std::stoul(b.substr(1));
                              }));
 }
 
@@ -156,10 +165,13 @@ TEST(CanonicalizeSymbolsTest, KeepsTheFormOfEachExpression) {
                {"relu", tensorMeta({"s4 + 0"})}};
   ExportedProgram ep = readOrFail(programJson(g));
   canonicalize(ep);
-  llvm::StringRef srepr = ep.getGraph().lookupValue("x")->getTensorMeta()->sizes[0].expr.exprStr;
-  llvm::StringRef plain = ep.getGraph().lookupValue("relu")->getTensorMeta()->sizes[0].expr.exprStr;
+  llvm::StringRef srepr =
+      ep.getGraph().lookupValue("x")->getTensorMeta()->sizes[0].expr.exprStr;
+  llvm::StringRef plain =
+      ep.getGraph().lookupValue("relu")->getTensorMeta()->sizes[0].expr.exprStr;
   EXPECT_TRUE(srepr.starts_with("Symbol('s")) << srepr.str();
-  EXPECT_TRUE(srepr.ends_with("', integer=True, positive=True)")) << srepr.str();
+  EXPECT_TRUE(srepr.ends_with("', integer=True, positive=True)"))
+      << srepr.str();
   EXPECT_TRUE(plain.ends_with(" + 0")) << plain.str();
   EXPECT_FALSE(plain.starts_with("Add(")) << plain.str();
 }
@@ -178,7 +190,8 @@ TEST(CanonicalizeSymbolsTest, UnparsableExpressionsAreErrors) {
   auto result = (*pass)->run(*ep, ctx);
   ASSERT_FALSE(bool(result));
   std::string message = llvm::toString(result.takeError());
-  EXPECT_EQ(message.rfind("canonicalize-symbols: cannot parse the expression of value 'x' size[0]: ",
+  EXPECT_EQ(message.rfind("canonicalize-symbols: cannot parse the expression "
+                          "of value 'x' size[0]: ",
                           0),
             0u)
       << message;

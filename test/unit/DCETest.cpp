@@ -60,7 +60,8 @@ int64_t runDCE(ExportedProgram &ep, const PassOptions &options = {},
 TEST(DCETest, ErasesADeadChainInOneRunAndKeepsInputsAndOutputs) {
   GraphSpec g;
   g.inputs = {"x", "y"};
-  g.nodes = {unary("relu.default", "x", "relu"), unary("neg.default", "x", "neg"),
+  g.nodes = {unary("relu.default", "x", "relu"),
+             unary("neg.default", "x", "neg"),
              unary("exp.default", "neg", "exp"),
              nodeJson("torch.ops.aten.mul.Tensor",
                       {{"self", tensorArg("exp")}, {"other", tensorArg("exp")}},
@@ -88,9 +89,11 @@ TEST(DCETest, ErasesADeadChainInOneRunAndKeepsInputsAndOutputs) {
 TEST(DCETest, LeavesTheMetadataOfSurvivorsAlone) {
   GraphSpec g;
   g.inputs = {"x"};
-  g.nodes = {unary("relu.default", "x", "relu",
-                   R"({"stack_trace": "File \"m.py\", line 3", "nn_module_stack": "L__self__,,M"})"),
-             unary("neg.default", "x", "neg")};
+  g.nodes = {
+      unary(
+          "relu.default", "x", "relu",
+          R"({"stack_trace": "File \"m.py\", line 3", "nn_module_stack": "L__self__,,M"})"),
+      unary("neg.default", "x", "neg")};
   g.outputs = {"relu"};
   g.f32({"x", "relu", "neg"});
   ExportedProgram ep = readOrFail(programJson(g));
@@ -125,22 +128,27 @@ ExportedProgram assertProgram() {
   GraphSpec g;
   g.inputs = {"x"};
   g.nodes = {
-      nodeJson("torch.ops.aten.sym_size.int", {{"self", tensorArg("x")}, {"dim", intArg(0)}},
+      nodeJson("torch.ops.aten.sym_size.int",
+               {{"self", tensorArg("x")}, {"dim", intArg(0)}},
                {symIntArg("sym_size_int")}, "sym_size_int"),
-      nodeJson("_operator.ge", {{"a", symIntArg("sym_size_int")}, {"b", intArg(4)}},
+      nodeJson("_operator.ge",
+               {{"a", symIntArg("sym_size_int")}, {"b", intArg(4)}},
                {symBoolArg("ge")}, "ge"),
       nodeJson("torch.ops.aten._assert_scalar.default",
                {{"self", symBoolArg("ge")},
-                {"assert_msg", stringArg("Runtime assertion failed for expression s0 >= 4 on node 'ge'")}},
+                {"assert_msg", stringArg("Runtime assertion failed for "
+                                         "expression s0 >= 4 on node 'ge'")}},
                {}, "_assert_scalar_default"),
       nodeJson("torch.ops.aten.sym_constrain_range_for_size.default",
-               {{"size", symIntArg("sym_size_int")}}, {}, "sym_constrain_range_for_size_default"),
+               {{"size", symIntArg("sym_size_int")}}, {},
+               "sym_constrain_range_for_size_default"),
       unary("relu.default", "x", "relu")};
   g.outputs = {"relu"};
   g.tensors = {{"x", tensorMeta({"s0"})}, {"relu", tensorMeta({"s0"})}};
   g.symInts = {{"sym_size_int", "s0"}};
   g.symBools = {{"ge", "s0 >= 4"}};
-  return readOrFail(programJson(g, R"({"s0": {"min_val": 4, "max_val": null}})"));
+  return readOrFail(
+      programJson(g, R"({"s0": {"min_val": 4, "max_val": null}})"));
 }
 
 TEST(DCETest, KeepsAssertsAndTheConditionsTheyRead) {
@@ -165,7 +173,8 @@ TEST(DCETest, RemoveAssertsAlsoErasesTheirConditions) {
 TEST(DCETest, RandomOpsArePureUnlessKeepRandom) {
   GraphSpec g;
   g.inputs = {"x"};
-  g.nodes = {unary("bernoulli.default", "x", "bernoulli"), unary("relu.default", "x", "relu")};
+  g.nodes = {unary("bernoulli.default", "x", "bernoulli"),
+             unary("relu.default", "x", "relu")};
   g.outputs = {"relu"};
   g.f32({"x", "bernoulli", "relu"});
   ExportedProgram erased = readOrFail(programJson(g));
@@ -180,11 +189,11 @@ TEST(DCETest, UnknownTargetsStayAndSchemasDecideForCustomOps) {
   g.inputs = {"x"};
   g.nodes = {nodeJson("torch.ops.mylib.scale.default", {{"x", tensorArg("x")}},
                       {tensorArg("scale")}, "scale"),
-             nodeJson("torch.ops.mylib.log_tensor.default", {{"x", tensorArg("x")}}, {},
-                      "log_tensor"),
+             nodeJson("torch.ops.mylib.log_tensor.default",
+                      {{"x", tensorArg("x")}}, {}, "log_tensor"),
              unary("relu", "x", "packet"), // no overload: not resolvable
-             nodeJson("mymodule.helper", {{"a", tensorArg("x")}}, {tensorArg("helper")},
-                      "helper"),
+             nodeJson("mymodule.helper", {{"a", tensorArg("x")}},
+                      {tensorArg("helper")}, "helper"),
              unary("relu.default", "x", "relu")};
   g.outputs = {"relu"};
   g.f32({"x", "scale", "packet", "helper", "relu"});
@@ -192,35 +201,43 @@ TEST(DCETest, UnknownTargetsStayAndSchemasDecideForCustomOps) {
   EXPECT_EQ(runDCE(unknown), 0);
 
   OperatorRegistry registry;
-  ASSERT_FALSE(bool(registry.registerSchema("mylib::scale(Tensor x) -> Tensor")));
-  ASSERT_FALSE(bool(registry.registerSchema("mylib::log_tensor(Tensor x) -> ()")));
+  ASSERT_FALSE(
+      bool(registry.registerSchema("mylib::scale(Tensor x) -> Tensor")));
+  ASSERT_FALSE(
+      bool(registry.registerSchema("mylib::log_tensor(Tensor x) -> ()")));
   ExportedProgram known = readOrFail(programJson(g, "{}", "[]"));
   EXPECT_EQ(runDCE(known, {}, &registry), 1);
-  EXPECT_EQ(nodeNames(known.getGraph()),
-            (std::vector<std::string>{"log_tensor", "packet", "helper", "relu"}));
+  EXPECT_EQ(
+      nodeNames(known.getGraph()),
+      (std::vector<std::string>{"log_tensor", "packet", "helper", "relu"}));
 }
 
 TEST(DCETest, AMultiOutputNodeDiesOnlyWhenNoOutputIsRead) {
   GraphSpec g;
   g.inputs = {"x"};
-  g.nodes = {nodeJson("torch.ops.aten.var_mean.correction", {{"self", tensorArg("x")}},
-                      {tensorArg("var_mean_unused_0"), tensorArg("getitem")}, "var_mean"),
-             nodeJson("torch.ops.aten.var_mean.correction", {{"self", tensorArg("x")}},
-                      {tensorArg("var_mean_1_unused_0"), tensorArg("var_mean_1_unused_1")},
-                      "var_mean_1"),
-             unary("relu.default", "getitem", "relu")};
+  g.nodes = {
+      nodeJson("torch.ops.aten.var_mean.correction", {{"self", tensorArg("x")}},
+               {tensorArg("var_mean_unused_0"), tensorArg("getitem")},
+               "var_mean"),
+      nodeJson(
+          "torch.ops.aten.var_mean.correction", {{"self", tensorArg("x")}},
+          {tensorArg("var_mean_1_unused_0"), tensorArg("var_mean_1_unused_1")},
+          "var_mean_1"),
+      unary("relu.default", "getitem", "relu")};
   g.outputs = {"relu"};
-  g.f32({"x", "var_mean_unused_0", "getitem", "var_mean_1_unused_0", "var_mean_1_unused_1",
-         "relu"});
+  g.f32({"x", "var_mean_unused_0", "getitem", "var_mean_1_unused_0",
+         "var_mean_1_unused_1", "relu"});
   ExportedProgram ep = readOrFail(programJson(g));
   EXPECT_EQ(runDCE(ep), 1);
-  EXPECT_EQ(nodeNames(ep.getGraph()), (std::vector<std::string>{"var_mean", "relu"}));
+  EXPECT_EQ(nodeNames(ep.getGraph()),
+            (std::vector<std::string>{"var_mean", "relu"}));
 }
 
 /// A cond over `x` with the given branch nodes (each branch reads x_1 and
 /// returns `trueOut` / `sin`).
 std::string condNode(const std::string &name, const std::string &out,
-                     const std::vector<std::string> &trueNodes, const std::string &trueOut,
+                     const std::vector<std::string> &trueNodes,
+                     const std::string &trueOut,
                      const std::vector<std::string> &trueTensors) {
   GraphSpec t;
   t.inputs = {"x_1"};
@@ -241,18 +258,21 @@ std::string condNode(const std::string &name, const std::string &out,
 }
 
 std::string hopProgram() {
-  std::vector<std::string> pure = {unary("cos.default", "x_1", "cos"),
-                                   unary("exp.default", "x_1", "dead_in_branch")};
+  std::vector<std::string> pure = {
+      unary("cos.default", "x_1", "cos"),
+      unary("exp.default", "x_1", "dead_in_branch")};
   std::vector<std::string> impure = {
       unary("cos.default", "x_1", "cos"),
-      nodeJson("torch.ops.aten._assert_async.msg",
-               {{"self", tensorArg("x_1")}, {"assert_msg", stringArg("checked")}}, {},
-               "_assert_async_msg")};
+      nodeJson(
+          "torch.ops.aten._assert_async.msg",
+          {{"self", tensorArg("x_1")}, {"assert_msg", stringArg("checked")}},
+          {}, "_assert_async_msg")};
   GraphSpec g;
   g.inputs = {"x", "pred"};
-  g.nodes = {condNode("cond", "getitem", pure, "cos", {"cos", "dead_in_branch"}),
-             condNode("cond_1", "getitem_1", pure, "cos", {"cos", "dead_in_branch"}),
-             condNode("cond_2", "getitem_2", impure, "cos", {"cos"})};
+  g.nodes = {
+      condNode("cond", "getitem", pure, "cos", {"cos", "dead_in_branch"}),
+      condNode("cond_1", "getitem_1", pure, "cos", {"cos", "dead_in_branch"}),
+      condNode("cond_2", "getitem_2", impure, "cos", {"cos"})};
   g.outputs = {"getitem"};
   g.f32({"x", "pred", "getitem", "getitem_1", "getitem_2"});
   return programJson(g);
@@ -262,8 +282,10 @@ TEST(DCETest, HigherOrderOpsWithImpureBodiesStayByDefault) {
   ExportedProgram ep = readOrFail(hopProgram());
   // cond_1 (unused, pure) and the dead exp inside cond's used branch go.
   EXPECT_EQ(runDCE(ep), 2);
-  EXPECT_EQ(nodeNames(ep.getGraph()), (std::vector<std::string>{"cond", "cond_2"}));
-  std::vector<Graph *> branches = ep.getGraph().getNodes().front().getSubgraphs();
+  EXPECT_EQ(nodeNames(ep.getGraph()),
+            (std::vector<std::string>{"cond", "cond_2"}));
+  std::vector<Graph *> branches =
+      ep.getGraph().getNodes().front().getSubgraphs();
   ASSERT_EQ(branches.size(), 2u);
   EXPECT_EQ(nodeNames(*branches[0]), std::vector<std::string>{"cos"});
 }
@@ -278,12 +300,14 @@ TEST(DCETest, BadOptionsAreErrorsThatListTheOptions) {
   auto bad = createPass("dce", {{"remove-assert", "true"}});
   ASSERT_FALSE(bool(bad));
   EXPECT_EQ(llvm::toString(bad.takeError()),
-            "pass 'dce' has no option 'remove-assert'; its options are: remove-asserts, "
+            "pass 'dce' has no option 'remove-assert'; its options are: "
+            "remove-asserts, "
             "keep-random, hop-impure-bodies");
   auto value = createPass("dce", {{"keep-random", "yes"}});
   ASSERT_FALSE(bool(value));
-  EXPECT_EQ(llvm::toString(value.takeError()),
-            "pass 'dce': option 'keep-random' expects true or false, got 'yes'");
+  EXPECT_EQ(
+      llvm::toString(value.takeError()),
+      "pass 'dce': option 'keep-random' expects true or false, got 'yes'");
 }
 
 //===----------------------------------------------------------------------===//
@@ -291,13 +315,14 @@ TEST(DCETest, BadOptionsAreErrorsThatListTheOptions) {
 //===----------------------------------------------------------------------===//
 
 /// Appends `target(operands...) -> out` to `g`.
-Node *append(Graph &g, llvm::StringRef target, const std::vector<std::string> &operands,
-             const std::string &out) {
+Node *append(Graph &g, llvm::StringRef target,
+             const std::vector<std::string> &operands, const std::string &out) {
   IRContext &ctx = g.getContext();
   NodeSpec spec;
   spec.target = ctx.intern(target);
   for (const std::string &op : operands)
-    spec.inputs.push_back(NamedArgument{ctx.intern("self"), Argument::tensor(ctx, op), 1, {}});
+    spec.inputs.push_back(
+        NamedArgument{ctx.intern("self"), Argument::tensor(ctx, op), 1, {}});
   spec.outputs.push_back(Argument::tensor(ctx, out));
   spec.name = ctx.intern(out);
   auto node = g.appendNode(std::move(spec));
@@ -313,7 +338,8 @@ double secondsToErase(Graph &g, int64_t expected) {
   auto start = std::chrono::steady_clock::now();
   auto stats = eliminateDeadCode(g, effects);
   double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   EXPECT_TRUE(bool(stats));
   if (stats)
     EXPECT_EQ(stats->nodesErased, expected);
@@ -350,7 +376,8 @@ TEST(DCETest, ErasesAWideFanWithoutRescanning) {
   ASSERT_FALSE(bool(g.addInput(Argument::tensor(ep.getContext(), "x"))));
   ASSERT_NE(append(g, "torch.ops.aten.neg.default", {"x"}, "hub"), nullptr);
   for (int i = 0; i < n; ++i)
-    ASSERT_NE(append(g, "torch.ops.aten.mul.Tensor", {"hub", "hub"}, "m" + std::to_string(i)),
+    ASSERT_NE(append(g, "torch.ops.aten.mul.Tensor", {"hub", "hub"},
+                     "m" + std::to_string(i)),
               nullptr);
   ASSERT_FALSE(bool(g.addOutput(Argument::tensor(ep.getContext(), "x"))));
   EXPECT_LT(secondsToErase(g, n + 1), 5.0);
@@ -364,9 +391,13 @@ std::unique_ptr<Graph> nestedBranch(IRContext &ctx, unsigned depth) {
   if (depth > 0) {
     NodeSpec spec;
     spec.target = ctx.intern("torch.ops.higher_order.cond");
-    spec.inputs.push_back(NamedArgument{ctx.intern(""), Argument::tensor(ctx, "a"), 1, {}});
+    spec.inputs.push_back(
+        NamedArgument{ctx.intern(""), Argument::tensor(ctx, "a"), 1, {}});
     spec.inputs.push_back(NamedArgument{
-        ctx.intern(""), Argument::graph(ctx.intern("t"), nestedBranch(ctx, depth - 1)), 1, {}});
+        ctx.intern(""),
+        Argument::graph(ctx.intern("t"), nestedBranch(ctx, depth - 1)),
+        1,
+        {}});
     spec.outputs.push_back(Argument::tensor(ctx, "r"));
     EXPECT_TRUE(bool(g->appendNode(std::move(spec))));
     EXPECT_FALSE(bool(g->addOutput(Argument::tensor(ctx, "r"))));
@@ -385,10 +416,12 @@ TEST(DCETest, RefusesSubgraphsNestedBeyondTheCap) {
   EXPECT_EQ(ok->subgraphsVisited, 20);
 
   ExportedProgram deep;
-  deep.graphModule.graph = nestedBranch(deep.getContext(), kMaxDeadCodeSubgraphDepth + 5);
+  deep.graphModule.graph =
+      nestedBranch(deep.getContext(), kMaxDeadCodeSubgraphDepth + 5);
   auto err = eliminateDeadCode(deep.getGraph(), effects);
   ASSERT_FALSE(bool(err));
-  EXPECT_EQ(llvm::toString(err.takeError()), "dce: subgraphs nested deeper than 256 levels");
+  EXPECT_EQ(llvm::toString(err.takeError()),
+            "dce: subgraphs nested deeper than 256 levels");
 }
 
 TEST(DCETest, SeparateProgramsCanBeCleanedConcurrently) {
@@ -412,19 +445,25 @@ TEST(DCETest, SeparateProgramsCanBeCleanedConcurrently) {
 
 TEST(OpEffectsTest, ClassifiesTargets) {
   OpEffects effects(nullptr);
-  auto effect = [&](llvm::StringRef target) { return effects.getTargetEffect(target); };
+  auto effect = [&](llvm::StringRef target) {
+    return effects.getTargetEffect(target);
+  };
   EXPECT_EQ(effect("torch.ops.aten.relu.default"), NodeEffect::None);
   EXPECT_EQ(effect("torch.ops.aten.add_.Tensor"), NodeEffect::MutatesArgument);
   EXPECT_EQ(effect("torch.ops.aten.add.out"), NodeEffect::MutatesArgument);
   // Autogen out variants are real mutable ops; name heuristics would fail on
   // the dunder ops either way.
   EXPECT_EQ(effect("torch.ops.aten.uniform.out"), NodeEffect::MutatesArgument);
-  EXPECT_EQ(effect("torch.ops.aten.__iand__.Tensor"), NodeEffect::MutatesArgument);
+  EXPECT_EQ(effect("torch.ops.aten.__iand__.Tensor"),
+            NodeEffect::MutatesArgument);
   EXPECT_EQ(effect("torch.ops.aten.__and__.Tensor"), NodeEffect::None);
-  EXPECT_EQ(effect("torch.ops.aten._assert_scalar.default"), NodeEffect::Assert);
+  EXPECT_EQ(effect("torch.ops.aten._assert_scalar.default"),
+            NodeEffect::Assert);
   EXPECT_EQ(effect("torch.ops.aten._assert_async.msg"), NodeEffect::Assert);
-  EXPECT_EQ(effect("torch.ops.aten._assert_tensor_metadata.default"), NodeEffect::Assert);
-  EXPECT_EQ(effect("torch.ops.aten.sym_constrain_range.default"), NodeEffect::Assert);
+  EXPECT_EQ(effect("torch.ops.aten._assert_tensor_metadata.default"),
+            NodeEffect::Assert);
+  EXPECT_EQ(effect("torch.ops.aten.sym_constrain_range.default"),
+            NodeEffect::Assert);
   EXPECT_EQ(effect("torch.ops.profiler._record_function_enter_new.default"),
             NodeEffect::SideEffect);
   EXPECT_EQ(effect("torch.ops.profiler._record_function_exit._RecordFunction"),
@@ -436,14 +475,19 @@ TEST(OpEffectsTest, ClassifiesTargets) {
   EXPECT_EQ(effect("math.trunc"), NodeEffect::None);
   EXPECT_EQ(effect("torch.sym_max"), NodeEffect::None);
   EXPECT_EQ(effect("torch._C._set_grad_enabled"), NodeEffect::SideEffect);
-  EXPECT_EQ(effect("torch.amp.autocast_mode._enter_autocast"), NodeEffect::SideEffect);
-  EXPECT_EQ(effect("torch.amp.autocast_mode._exit_autocast"), NodeEffect::SideEffect);
-  EXPECT_EQ(effect("torch.ops.higher_order.call_torchbind"), NodeEffect::SideEffect);
-  EXPECT_EQ(effect("torch.ops.higher_order.with_effects"), NodeEffect::SideEffect);
+  EXPECT_EQ(effect("torch.amp.autocast_mode._enter_autocast"),
+            NodeEffect::SideEffect);
+  EXPECT_EQ(effect("torch.amp.autocast_mode._exit_autocast"),
+            NodeEffect::SideEffect);
+  EXPECT_EQ(effect("torch.ops.higher_order.call_torchbind"),
+            NodeEffect::SideEffect);
+  EXPECT_EQ(effect("torch.ops.higher_order.with_effects"),
+            NodeEffect::SideEffect);
   EXPECT_EQ(effect("torch.ops.higher_order.triton_kernel_wrapper_mutation"),
             NodeEffect::MutatesArgument);
   EXPECT_EQ(effect("torch.ops.higher_order.cond"), NodeEffect::None);
-  EXPECT_EQ(effect("torch.ops.higher_order.some_new_hop"), NodeEffect::UnknownTarget);
+  EXPECT_EQ(effect("torch.ops.higher_order.some_new_hop"),
+            NodeEffect::UnknownTarget);
   EXPECT_EQ(effect("torch.ops.mylib.op.default"), NodeEffect::UnknownTarget);
   EXPECT_EQ(effect("#foo:bar"), NodeEffect::UnknownTarget);
   EXPECT_EQ(effect("builtins.print"), NodeEffect::UnknownTarget);
@@ -456,10 +500,14 @@ TEST(OpEffectsTest, PolicyChangesAssertsAndRandomOps) {
   policy.assertsArePure = true;
   policy.randomIsImpure = true;
   OpEffects effects(nullptr, policy);
-  EXPECT_EQ(effects.getTargetEffect("torch.ops.aten._assert_scalar.default"), NodeEffect::None);
-  EXPECT_EQ(effects.getTargetEffect("torch.ops.aten.rand.default"), NodeEffect::Random);
-  EXPECT_EQ(effects.getTargetEffect("torch.ops.aten.bernoulli.default"), NodeEffect::Random);
-  EXPECT_EQ(effects.getTargetEffect("torch.ops.aten.relu.default"), NodeEffect::None);
+  EXPECT_EQ(effects.getTargetEffect("torch.ops.aten._assert_scalar.default"),
+            NodeEffect::None);
+  EXPECT_EQ(effects.getTargetEffect("torch.ops.aten.rand.default"),
+            NodeEffect::Random);
+  EXPECT_EQ(effects.getTargetEffect("torch.ops.aten.bernoulli.default"),
+            NodeEffect::Random);
+  EXPECT_EQ(effects.getTargetEffect("torch.ops.aten.relu.default"),
+            NodeEffect::None);
 }
 
 TEST(OpEffectsTest, NodeLevelEffects) {
@@ -468,9 +516,11 @@ TEST(OpEffectsTest, NodeLevelEffects) {
   std::vector<NodeEffect> got;
   for (const Node &n : ep.getGraph().getNodes())
     got.push_back(effects.getEffect(n));
-  EXPECT_EQ(got, (std::vector<NodeEffect>{NodeEffect::None, NodeEffect::None, NodeEffect::Assert,
-                                          NodeEffect::Assert, NodeEffect::None}));
-  EXPECT_EQ(describeNodeEffect(NodeEffect::MutatesArgument), "mutates an argument");
+  EXPECT_EQ(got, (std::vector<NodeEffect>{
+                     NodeEffect::None, NodeEffect::None, NodeEffect::Assert,
+                     NodeEffect::Assert, NodeEffect::None}));
+  EXPECT_EQ(describeNodeEffect(NodeEffect::MutatesArgument),
+            "mutates an argument");
 
   ExportedProgram hop = readOrFail(hopProgram());
   std::vector<NodeEffect> hops;

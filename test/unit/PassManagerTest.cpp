@@ -60,7 +60,9 @@ TEST(PassRegistryTest, EveryDefEntryIsRegisteredOnceAndCreatesItself) {
       EXPECT_EQ(info.findOption(o.name), &o);
       EXPECT_FALSE(o.description.empty());
       // Every default is accepted by the pass.
-      EXPECT_EQ(errorText(pass->setOptions({{o.name.str(), o.defaultValue.str()}})), "");
+      EXPECT_EQ(
+          errorText(pass->setOptions({{o.name.str(), o.defaultValue.str()}})),
+          "");
     }
     options += info.getOptions().size();
   }
@@ -80,7 +82,8 @@ TEST(PassRegistryTest, DceOptionsAreListedWithDefaults) {
   std::vector<std::string> got;
   for (const PassOptionInfo &o : dce->getOptions())
     got.push_back((o.name + "=" + o.defaultValue).str());
-  EXPECT_EQ(got, (std::vector<std::string>{"remove-asserts=false", "keep-random=false",
+  EXPECT_EQ(got, (std::vector<std::string>{"remove-asserts=false",
+                                           "keep-random=false",
                                            "hop-impure-bodies=true"}));
   std::string help;
   llvm::raw_string_ostream os(help);
@@ -93,16 +96,23 @@ TEST(PassRegistryTest, CreatePassErrorsSayWhatExists) {
   auto unknown = createPass("dse");
   ASSERT_FALSE(bool(unknown));
   std::string message = errorText(unknown.takeError());
-  EXPECT_EQ(message.rfind("unknown pass 'dse'; registered passes: dce, canonicalize-symbols", 0), 0u)
+  EXPECT_EQ(
+      message.rfind(
+          "unknown pass 'dse'; registered passes: dce, canonicalize-symbols",
+          0),
+      0u)
       << message;
 
   auto noOptions = createPass("canonicalize-symbols", {{"x", "1"}});
-  EXPECT_EQ(errorText(noOptions.takeError()),
-            "pass 'canonicalize-symbols' has no option 'x': it takes no options");
-  auto twice = createPass("dce", {{"keep-random", "true"}, {"keep-random", "false"}});
+  EXPECT_EQ(
+      errorText(noOptions.takeError()),
+      "pass 'canonicalize-symbols' has no option 'x': it takes no options");
+  auto twice =
+      createPass("dce", {{"keep-random", "true"}, {"keep-random", "false"}});
   EXPECT_EQ(errorText(twice.takeError()),
             "pass 'dce': option 'keep-random' is given more than once");
-  auto good = createPass("dce", {{"remove-asserts", "1"}, {"hop-impure-bodies", "0"}});
+  auto good =
+      createPass("dce", {{"remove-asserts", "1"}, {"hop-impure-bodies", "0"}});
   EXPECT_TRUE(bool(good)) << errorText(good.takeError());
 }
 
@@ -112,7 +122,8 @@ TEST(PassRegistryTest, ParseBoolOption) {
   EXPECT_FALSE(*parseBoolPassOption("p", "o", "false"));
   EXPECT_FALSE(*parseBoolPassOption("p", "o", "0"));
   auto bad = parseBoolPassOption("p", "o", "TRUE");
-  EXPECT_EQ(errorText(bad.takeError()), "pass 'p': option 'o' expects true or false, got 'TRUE'");
+  EXPECT_EQ(errorText(bad.takeError()),
+            "pass 'p': option 'o' expects true or false, got 'TRUE'");
 }
 
 //===----------------------------------------------------------------------===//
@@ -120,8 +131,9 @@ TEST(PassRegistryTest, ParseBoolOption) {
 //===----------------------------------------------------------------------===//
 
 TEST(PassPipelineTest, ParsesNamesAndOptions) {
-  auto p = parsePassPipeline(" dce{remove-asserts=true keep-random=false, hop-impure-bodies} ,"
-                             "canonicalize-symbols,dce{}");
+  auto p = parsePassPipeline(
+      " dce{remove-asserts=true keep-random=false, hop-impure-bodies} ,"
+      "canonicalize-symbols,dce{}");
   ASSERT_TRUE(bool(p)) << errorText(p.takeError());
   ASSERT_EQ(p->size(), 3u);
   EXPECT_EQ((*p)[0].name, "dce");
@@ -144,14 +156,21 @@ TEST(PassPipelineTest, SyntaxErrorsGiveTheColumn) {
     auto p = parsePassPipeline(text);
     return p ? std::string("<parsed>") : errorText(p.takeError());
   };
-  EXPECT_EQ(err(""), "pass pipeline, column 1: the pipeline is empty; expected a pass name in ''");
-  EXPECT_EQ(err("dce,"), "pass pipeline, column 5: expected a pass name in 'dce,'");
-  EXPECT_EQ(err("dce{a=1"),
-            "pass pipeline, column 8: expected '}' to close the options of 'dce' in 'dce{a=1'");
-  EXPECT_EQ(err("dce{=1}"), "pass pipeline, column 5: expected an option name in 'dce{=1}'");
-  EXPECT_EQ(err("dce{a=}"), "pass pipeline, column 7: expected a value after 'a=' in 'dce{a=}'");
-  EXPECT_EQ(err("dce}"), "pass pipeline, column 4: expected ',' or the end of the pipeline in 'dce}'");
-  EXPECT_EQ(err("{x}"), "pass pipeline, column 1: expected a pass name in '{x}'");
+  EXPECT_EQ(err(""), "pass pipeline, column 1: the pipeline is empty; expected "
+                     "a pass name in ''");
+  EXPECT_EQ(err("dce,"),
+            "pass pipeline, column 5: expected a pass name in 'dce,'");
+  EXPECT_EQ(err("dce{a=1"), "pass pipeline, column 8: expected '}' to close "
+                            "the options of 'dce' in 'dce{a=1'");
+  EXPECT_EQ(err("dce{=1}"),
+            "pass pipeline, column 5: expected an option name in 'dce{=1}'");
+  EXPECT_EQ(
+      err("dce{a=}"),
+      "pass pipeline, column 7: expected a value after 'a=' in 'dce{a=}'");
+  EXPECT_EQ(err("dce}"), "pass pipeline, column 4: expected ',' or the end of "
+                         "the pipeline in 'dce}'");
+  EXPECT_EQ(err("{x}"),
+            "pass pipeline, column 1: expected a pass name in '{x}'");
 }
 
 //===----------------------------------------------------------------------===//
@@ -171,7 +190,8 @@ public:
     addStatistic("runs");
     addStatistic("things", 2);
     if (fails)
-      return llvm::createStringError(llvm::inconvertibleErrorCode(), "it broke");
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "it broke");
     return changes;
   }
 
@@ -206,8 +226,8 @@ TEST(PassManagerTest, RunsInOrderAndVerifiesTheInputAndChangedPasses) {
   EXPECT_EQ(pm.getPassNames(), (std::vector<std::string>{"a", "b", "c"}));
   ExportedProgram ep = smallProgram();
   ASSERT_EQ(errorText(pm.run(ep)), "");
-  EXPECT_EQ(log, (std::vector<std::string>{"verify", "run a", "verify", "run b", "run c",
-                                           "verify"}));
+  EXPECT_EQ(log, (std::vector<std::string>{"verify", "run a", "verify", "run b",
+                                           "run c", "verify"}));
   ASSERT_EQ(pm.getRunRecords().size(), 3u);
   EXPECT_TRUE(pm.getRunRecords()[0].changed);
   EXPECT_FALSE(pm.getRunRecords()[1].changed);
@@ -228,7 +248,8 @@ TEST(PassManagerTest, RunsInOrderAndVerifiesTheInputAndChangedPasses) {
 TEST(PassManagerTest, ErrorsNameThePassAndStopTheRun) {
   std::vector<std::string> log;
   PassManager failing;
-  failing.addPass(std::make_unique<ScriptedPass>("a", true, log, /*fails=*/true));
+  failing.addPass(
+      std::make_unique<ScriptedPass>("a", true, log, /*fails=*/true));
   failing.addPass(std::make_unique<ScriptedPass>("b", true, log));
   ExportedProgram ep = smallProgram();
   EXPECT_EQ(errorText(failing.run(ep)), "pass 'a' failed: it broke");
@@ -241,24 +262,30 @@ TEST(PassManagerTest, ErrorsNameThePassAndStopTheRun) {
   verifying.setVerifyHook([&](const ExportedProgram &) -> llvm::Error {
     if (++calls == 1)
       return llvm::Error::success();
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "f: error: bad\nf: error: worse");
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "f: error: bad\nf: error: worse");
   });
-  EXPECT_EQ(errorText(verifying.run(ep)),
-            "verification failed after pass 'b':\nf: error: bad\nf: error: worse");
+  EXPECT_EQ(
+      errorText(verifying.run(ep)),
+      "verification failed after pass 'b':\nf: error: bad\nf: error: worse");
 
   PassManager badInput;
   badInput.addPass(std::make_unique<ScriptedPass>("a", true, log));
   badInput.setVerifyHook([](const ExportedProgram &) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "nope");
   });
-  EXPECT_EQ(errorText(badInput.run(ep)),
-            "the input program fails verification before the first pass:\nnope");
+  EXPECT_EQ(
+      errorText(badInput.run(ep)),
+      "the input program fails verification before the first pass:\nnope");
 }
 
 TEST(PassManagerTest, AddPipelineCreatesRegisteredPassesOrNothing) {
   PassManager pm;
-  ASSERT_EQ(errorText(pm.addPipeline("dce{remove-asserts=true},canonicalize-symbols")), "");
-  EXPECT_EQ(pm.getPassNames(), (std::vector<std::string>{"dce", "canonicalize-symbols"}));
+  ASSERT_EQ(errorText(pm.addPipeline(
+                "dce{remove-asserts=true},canonicalize-symbols")),
+            "");
+  EXPECT_EQ(pm.getPassNames(),
+            (std::vector<std::string>{"dce", "canonicalize-symbols"}));
   // A bad element adds nothing, even after good ones.
   EXPECT_NE(errorText(pm.addPipeline("dce,dse")), "");
   EXPECT_EQ(pm.size(), 2u);
@@ -283,7 +310,8 @@ TEST(PassManagerTest, DumpsIRBeforeAndAfterChosenPasses) {
   // Two "before" dumps, one "after" dump (only the first dce changed).
   size_t before1 = out.find("// -----// IR Dump Before dce //----- //\n");
   size_t after = out.find("// -----// IR Dump After dce //----- //\n");
-  size_t before2 = out.find("// -----// IR Dump Before dce //----- //\n", before1 + 1);
+  size_t before2 =
+      out.find("// -----// IR Dump Before dce //----- //\n", before1 + 1);
   ASSERT_NE(before1, std::string::npos) << out;
   ASSERT_NE(after, std::string::npos) << out;
   ASSERT_NE(before2, std::string::npos) << out;
@@ -297,7 +325,10 @@ TEST(PassManagerTest, DumpsIRBeforeAndAfterChosenPasses) {
   PassInstrumentation badName;
   badName.printIRAfter = {"dse"};
   std::string message = errorText(pm.setInstrumentation(badName));
-  EXPECT_EQ(message.rfind("--print-ir-after: unknown pass 'dse'; registered passes: dce", 0), 0u)
+  EXPECT_EQ(
+      message.rfind(
+          "--print-ir-after: unknown pass 'dse'; registered passes: dce", 0),
+      0u)
       << message;
 }
 
@@ -316,7 +347,8 @@ TEST(PassManagerTest, PrintsTimingAndStatisticsReports) {
   ExportedProgram ep = smallProgram();
   ASSERT_FALSE(bool(pm.run(ep)));
   os.flush();
-  EXPECT_NE(out.find("... Pass execution timing report ..."), std::string::npos) << out;
+  EXPECT_NE(out.find("... Pass execution timing report ..."), std::string::npos)
+      << out;
   EXPECT_NE(out.find("  Total Execution Time: "), std::string::npos);
   EXPECT_NE(out.find("%)  a\n"), std::string::npos);
   EXPECT_NE(out.find("%)  b\n"), std::string::npos);
@@ -324,7 +356,8 @@ TEST(PassManagerTest, PrintsTimingAndStatisticsReports) {
   // No hook: no verifier row.
   EXPECT_EQ(out.find("(verifier)"), std::string::npos);
   EXPECT_NE(out.find("... Pass statistics report ..."), std::string::npos);
-  EXPECT_NE(out.find("a\n  (S) 1 runs\n  (S) 2 things\nb (no change)\n"), std::string::npos)
+  EXPECT_NE(out.find("a\n  (S) 1 runs\n  (S) 2 things\nb (no change)\n"),
+            std::string::npos)
       << out;
 }
 
@@ -332,8 +365,10 @@ TEST(PassManagerTest, RunPassPipelinePrefixesErrorsWithTheFile) {
   ExportedProgram ep = smallProgram();
   PassPipelineConfig config;
   config.pipeline = {PassPipelineElement{"dse", {}}};
-  std::string message = errorText(runPassPipeline(ep, "m.json", config, nullptr));
-  EXPECT_EQ(message.rfind("m.json: error: unknown pass 'dse'", 0), 0u) << message;
+  std::string message =
+      errorText(runPassPipeline(ep, "m.json", config, nullptr));
+  EXPECT_EQ(message.rfind("m.json: error: unknown pass 'dse'", 0), 0u)
+      << message;
 
   // No passes: nothing runs, not even the verifier.
   int calls = 0;
@@ -354,7 +389,8 @@ TEST(PassManagerTest, RunPassPipelinePrefixesErrorsWithTheFile) {
   os.flush();
   EXPECT_EQ(calls, 2); // The input, and after dce changed it.
   EXPECT_EQ(nodeNames(ep.getGraph()), std::vector<std::string>{"relu"});
-  EXPECT_NE(diag.find("dce\n  (S) 1 nodes-erased\n"), std::string::npos) << diag;
+  EXPECT_NE(diag.find("dce\n  (S) 1 nodes-erased\n"), std::string::npos)
+      << diag;
 }
 
 TEST(PassManagerTest, TheVerifierHookReportsDiagnostics) {
@@ -384,20 +420,25 @@ TEST(PassCLOptionsTest, FlagsBecomeAPipelineInCommandLineOrder) {
                         "--pass-statistics"};
   std::string errors;
   llvm::raw_string_ostream errs(errors);
-  ASSERT_TRUE(llvm::cl::ParseCommandLineOptions(std::size(argv), argv, "", &errs)) << errors;
+  ASSERT_TRUE(
+      llvm::cl::ParseCommandLineOptions(std::size(argv), argv, "", &errs))
+      << errors;
   auto config = options.getConfig();
   ASSERT_TRUE(bool(config)) << errorText(config.takeError());
-  EXPECT_EQ(printPassPipeline(config->pipeline), "canonicalize-symbols,dce{keep-random=true},dce");
+  EXPECT_EQ(printPassPipeline(config->pipeline),
+            "canonicalize-symbols,dce{keep-random=true},dce");
   const PassInstrumentation &instr = config->instrumentation;
   EXPECT_FALSE(instr.verifyEach);
-  EXPECT_EQ(instr.printIRAfter, (std::vector<std::string>{"dce", "canonicalize-symbols"}));
+  EXPECT_EQ(instr.printIRAfter,
+            (std::vector<std::string>{"dce", "canonicalize-symbols"}));
   EXPECT_EQ(instr.printIRBefore, std::vector<std::string>{"dce"});
   EXPECT_TRUE(instr.printIRAfterChange);
   EXPECT_FALSE(instr.printIRAfterAll);
   EXPECT_TRUE(instr.timePasses);
   EXPECT_TRUE(instr.passStatistics);
   // The help text lists every pass with its options.
-  EXPECT_NE(options.pipelineHelp.find("hop-impure-bodies=<true>"), std::string::npos);
+  EXPECT_NE(options.pipelineHelp.find("hop-impure-bodies=<true>"),
+            std::string::npos);
   llvm::cl::ResetAllOptionOccurrences();
 }
 

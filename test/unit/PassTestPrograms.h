@@ -1,4 +1,4 @@
-//===- PassTestPrograms.h - Small programs for the pass unit tests -*- C++ -*-===//
+//===- PassTestPrograms.h - Programs for pass tests -------------*- C++ -*-===//
 //
 // Builds ExportedProgram JSON from a few lines of description, so each pass
 // test states only the nodes it is about. Every tensor is f32[2] unless
@@ -45,7 +45,8 @@ inline std::string graphArg(const std::string &name, const std::string &graph) {
 
 /// A SymExpr-or-int entry: digits become `as_int`, anything else `as_expr`.
 inline std::string symSlot(const std::string &s) {
-  bool isInt = !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+  bool isInt =
+      !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
   if (isInt)
     return R"({"as_int": )" + s + "}";
   return R"({"as_expr": {"expr_str": ")" + s + R"(", "hint": null}})";
@@ -59,7 +60,8 @@ inline std::string tensorMeta(const std::vector<std::string> &sizes,
   std::string json = R"({"dtype": 7, "sizes": [)";
   for (size_t i = 0; i < sizes.size(); ++i)
     json += (i ? ", " : "") + symSlot(sizes[i]);
-  json += R"(], "requires_grad": false, "device": {"type": "cpu", "index": null}, "strides": [)";
+  json +=
+      R"(], "requires_grad": false, "device": {"type": "cpu", "index": null}, "strides": [)";
   for (size_t i = 0; i < strides.size(); ++i)
     json += (i ? ", " : "") + symSlot(strides[i]);
   json += R"(], "storage_offset": {"as_int": 0}, "layout": 7})";
@@ -68,11 +70,11 @@ inline std::string tensorMeta(const std::vector<std::string> &sizes,
 
 /// One node. Inputs are (schema argument name, Argument JSON); outputs are
 /// Argument JSON.
-inline std::string nodeJson(const std::string &target,
-                            const std::vector<std::pair<std::string, std::string>> &inputs,
-                            const std::vector<std::string> &outputs,
-                            const std::string &name,
-                            const std::string &metadata = "{}") {
+inline std::string
+nodeJson(const std::string &target,
+         const std::vector<std::pair<std::string, std::string>> &inputs,
+         const std::vector<std::string> &outputs, const std::string &name,
+         const std::string &metadata = "{}") {
   std::string json = R"({"target": ")" + target + R"(", "inputs": [)";
   for (size_t i = 0; i < inputs.size(); ++i)
     json += std::string(i ? ", " : "") + R"({"name": ")" + inputs[i].first +
@@ -81,7 +83,8 @@ inline std::string nodeJson(const std::string &target,
   for (size_t i = 0; i < outputs.size(); ++i)
     json += (i ? ", " : "") + outputs[i];
   json += R"(], "metadata": )" + metadata +
-          R"(, "is_hop_single_tensor_return": null, "name": ")" + name + R"("})";
+          R"(, "is_hop_single_tensor_return": null, "name": ")" + name +
+          R"("})";
   return json;
 }
 
@@ -113,8 +116,10 @@ struct GraphSpec {
       std::string s = "{";
       bool first = true;
       for (const auto &[k, v] : m) {
-        s += (first ? "\"" : ", \"") + k + "\": " +
-             (expr ? R"({"as_expr": {"expr_str": ")" + v + R"(", "hint": null}})" : v);
+        s +=
+            (first ? "\"" : ", \"") + k + "\": " +
+            (expr ? R"({"as_expr": {"expr_str": ")" + v + R"(", "hint": null}})"
+                  : v);
         first = false;
       }
       return s + "}";
@@ -123,8 +128,9 @@ struct GraphSpec {
     for (size_t i = 0; i < nodes.size(); ++i)
       nodeList += (i ? ",\n" : "\n") + nodes[i];
     nodeList += "]";
-    return R"({"inputs": )" + list(inputs) + R"(, "outputs": )" + list(outputs) +
-           R"(, "nodes": )" + nodeList + R"(, "tensor_values": )" + table(tensors, false) +
+    return R"({"inputs": )" + list(inputs) + R"(, "outputs": )" +
+           list(outputs) + R"(, "nodes": )" + nodeList +
+           R"(, "tensor_values": )" + table(tensors, false) +
            R"(, "sym_int_values": )" + table(symInts, true) +
            R"(, "sym_bool_values": )" + table(symBools, true) +
            R"(, "is_single_tensor_return": false, "custom_obj_values": {}, "sym_float_values": {}})";
@@ -137,7 +143,8 @@ inline std::string programJson(const GraphSpec &g,
                                const std::string &rangeConstraints = "{}",
                                const std::string &verifiers = R"(["ATEN"])") {
   std::string inSpecs, outSpecs, inLeaves, outLeaves;
-  const char *leaf = R"({\"type\": null, \"context\": null, \"children_spec\": []})";
+  const char *leaf =
+      R"({\"type\": null, \"context\": null, \"children_spec\": []})";
   for (size_t i = 0; i < g.inputs.size(); ++i) {
     inSpecs += (i ? ", " : "") + std::string(R"({"user_input": {"arg": )") +
                tensorArg(g.inputs[i]) + "}}";
@@ -158,14 +165,14 @@ inline std::string programJson(const GraphSpec &g,
           : R"([1, {\"type\": \"builtins.tuple\", \"context\": \"null\", \"children_spec\": [)" +
                 outLeaves + "]}]";
   return R"({"graph_module": {"graph": )" + g.json() +
-         R"(, "signature": {"input_specs": [)" + inSpecs + R"(], "output_specs": [)" +
-         outSpecs +
+         R"(, "signature": {"input_specs": [)" + inSpecs +
+         R"(], "output_specs": [)" + outSpecs +
          R"(]}, "module_call_graph": [{"fqn": "", "signature": {"inputs": [], "outputs": [], "in_spec": ")" +
          inSpec + R"(", "out_spec": ")" + outSpec +
          R"(", "forward_arg_names": null}}], "metadata": {}, "treespec_namedtuple_fields": {}}, "opset_version": {"aten": 10}, "range_constraints": )" +
          rangeConstraints +
-         R"(, "schema_version": {"major": 8, "minor": 19}, "verifiers": )" + verifiers +
-         R"(, "torch_version": "2.9.0", "guards_code": []})";
+         R"(, "schema_version": {"major": 8, "minor": 19}, "verifiers": )" +
+         verifiers + R"(, "torch_version": "2.9.0", "guards_code": []})";
 }
 
 /// Reads `json`, failing the current test on error.

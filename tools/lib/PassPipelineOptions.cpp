@@ -1,4 +1,5 @@
-//===- PassPipelineOptions.cpp - pt2-opt flags that choose and watch passes ===//
+//===- PassPipelineOptions.cpp - pt2-opt flags that choose and watch passes
+//===//
 
 #include "tools/lib/PassPipelineOptions.h"
 
@@ -93,10 +94,11 @@ llvm::Expected<PassPipelineConfig> PassCLOptions::getConfig() const {
   llvm::ArrayRef<PassInfo> infos = getRegisteredPasses();
   for (size_t i = 0; i < passFlags.size(); ++i)
     if (*passFlags[i])
-      pieces.push_back(
-          {passFlags[i]->getPosition(), {PassPipelineElement{infos[i].name.str(), {}}}});
-  std::stable_sort(pieces.begin(), pieces.end(),
-                   [](const auto &a, const auto &b) { return a.first < b.first; });
+      pieces.push_back({passFlags[i]->getPosition(),
+                        {PassPipelineElement{infos[i].name.str(), {}}}});
+  std::stable_sort(
+      pieces.begin(), pieces.end(),
+      [](const auto &a, const auto &b) { return a.first < b.first; });
   for (auto &piece : pieces)
     for (auto &element : piece.second)
       config.pipeline.push_back(std::move(element));
@@ -117,9 +119,9 @@ llvm::Error runPassPipeline(ExportedProgram &ep, llvm::StringRef fileName,
                             const VerifyHook &verify, PassContext context,
                             llvm::raw_ostream &diag) {
   auto withFile = [&](llvm::Error err) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   fileName + ": error: " +
-                                       llvm::toString(std::move(err)));
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        fileName + ": error: " + llvm::toString(std::move(err)));
   };
   PassManager pm(context);
   pm.setDiagnosticStream(diag);
@@ -141,9 +143,9 @@ llvm::Error runPassPipelineFromCL(ExportedProgram &ep, llvm::StringRef fileName,
                                   const OperatorRegistry *registry) {
   auto config = options.getConfig();
   if (!config)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   fileName + ": error: " +
-                                       llvm::toString(config.takeError()));
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        fileName + ": error: " + llvm::toString(config.takeError()));
   PassContext context;
   context.registry = registry;
   return runPassPipeline(ep, fileName, *config, verify, context);

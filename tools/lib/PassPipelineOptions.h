@@ -1,4 +1,4 @@
-//===- PassPipelineOptions.h - pt2-opt flags that choose and watch passes -*- C++ -*-===//
+//===- PassPipelineOptions.h - pt2-opt pass flags ---------------*- C++ -*-===//
 //
 // The command-line side of the pass manager: `--pass-pipeline=...`, one
 // `--<pass>` flag per registered pass (generated from
@@ -67,8 +67,7 @@ struct PassCLOptions {
 /// `<fileName>: error: `. A config without passes does nothing.
 llvm::Error runPassPipeline(ExportedProgram &ep, llvm::StringRef fileName,
                             const PassPipelineConfig &config,
-                            const VerifyHook &verify,
-                            PassContext context = {},
+                            const VerifyHook &verify, PassContext context = {},
                             llvm::raw_ostream &diag = llvm::errs());
 
 /// The driver's entry point: runPassPipeline with the flags' config.
@@ -83,8 +82,8 @@ llvm::Error runPassPipelineFromCL(ExportedProgram &ep, llvm::StringRef fileName,
 /// drivers that use it link the verifier.
 inline VerifyHook makeVerifierHook(std::string fileName,
                                    VerifyOptions options = {}) {
-  return [fileName = std::move(fileName),
-          options = std::move(options)](const ExportedProgram &ep) -> llvm::Error {
+  return [fileName = std::move(fileName), options = std::move(options)](
+             const ExportedProgram &ep) -> llvm::Error {
     std::vector<Diagnostic> diags = verifyProgram(ep, options);
     if (!hasErrors(diags))
       return llvm::Error::success();
