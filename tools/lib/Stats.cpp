@@ -441,7 +441,7 @@ void printStatsText(llvm::raw_ostream &os, const ProgramStats &s) {
   for (const StateTensorStats &t : s.stateTensors) {
     os << "  " << t.kind << " " << t.target << " (" << t.valueName << "): " << t.dtype << t.shape;
     if (!t.elements.empty())
-      os << ", " << t.elements << " elements";
+      os << ", " << t.elements << (t.elements == "1" ? " element" : " elements");
     if (!t.bytes.empty())
       os << ", " << t.bytes << " bytes";
     if (!t.persistent)
@@ -477,10 +477,9 @@ void printStatsJson(llvm::raw_ostream &os, const ProgramStats &s) {
                          {"constrained", sym.constrained},
                          {"unbacked", sym.unbacked},
                          {"values", sym.valueCount}};
-    if (sym.constrained) {
-      o["min"] = sym.minVal ? llvm::json::Value(*sym.minVal) : llvm::json::Value(nullptr);
-      o["max"] = sym.maxVal ? llvm::json::Value(*sym.maxVal) : llvm::json::Value(nullptr);
-    }
+    // null: unbounded, or not in range_constraints (see "constrained").
+    o["min"] = sym.minVal ? llvm::json::Value(*sym.minVal) : llvm::json::Value(nullptr);
+    o["max"] = sym.maxVal ? llvm::json::Value(*sym.maxVal) : llvm::json::Value(nullptr);
     symbols.push_back(std::move(o));
   }
   auto countValue = [](const std::string &text) -> llvm::json::Value {
