@@ -118,11 +118,18 @@ private:
       }
       checkEntrySignature(i, *entry.signature, isRoot);
     }
-    if (!sawRoot)
-      ctx.error("module-call-graph-root", "graph_module.module_call_graph", "",
-                entryOrder(0),
-                "no entry for the root module (fqn \"\"); " +
-                    std::to_string(entries.size()) + " entries present");
+    if (sawRoot)
+      return;
+    std::string fqns;
+    for (const ModuleCallEntry &entry : entries)
+      fqns += (fqns.empty() ? "'" : ", '") + entry.fqn.str() + "'";
+    std::string message =
+        entries.empty()
+            ? std::string("the module call graph is empty; it needs an entry "
+                          "for the root module (fqn \"\")")
+            : "no entry for the root module (fqn \"\"); entries: " + fqns;
+    ctx.error("module-call-graph-root", "graph_module.module_call_graph", "",
+              entryOrder(0), message);
   }
 
   void checkEntrySignature(size_t i, const ModuleCallSignature &sig,
@@ -192,7 +199,8 @@ private:
               llvm::Twine(field) + " of the root module has " +
                   std::to_string(*leaves) + " leaves, but the signature has " +
                   std::to_string(expected) +
-                  (isInput ? " user inputs" : " user outputs"));
+                  (isInput ? " user input" : " user output") +
+                  (expected == 1 ? "" : "s"));
   }
 
   void checkRangeConstraints() {

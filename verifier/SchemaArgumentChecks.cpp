@@ -314,8 +314,9 @@ private:
       ctx.error(
           "schema-outputs", ctx.nodePath(n) + ".outputs", n.getName(), order,
           "operator '" + op + "' returns " + std::to_string(returns.size()) +
-              " values, but the node has " + std::to_string(outputs.size()) +
-              " outputs");
+              (returns.size() == 1 ? " value" : " values") +
+              ", but the node has " + std::to_string(outputs.size()) +
+              (outputs.size() == 1 ? " output" : " outputs"));
       return;
     }
     for (size_t i = 0; i < outputs.size(); ++i) {

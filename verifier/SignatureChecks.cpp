@@ -91,6 +91,11 @@ int outputRank(OutputKind kind) {
   return -1;
 }
 
+/// `1 input`, `2 inputs`.
+std::string counted(size_t n, const std::string &noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 const char *const RankNames[] = {"token", "mutation", "user output",
                                  "gradient"};
 
@@ -153,9 +158,10 @@ private:
     for (const auto &s : specs)
       specNames.push_back(s.getArgName());
     ctx.error(rule, std::move(path), "", order,
-              "the graph has " + std::to_string(graphSide.size()) + " " + what +
-                  "s but the signature has " + std::to_string(specs.size()) +
-                  " " + what + " specs; " + what +
+              "the graph has " + counted(graphSide.size(), what) +
+                  " but the signature has " +
+                  counted(specs.size(), std::string(what) + " spec") + "; " +
+                  what +
                   "s without a spec: " + missingNames(graphNames, specNames) +
                   "; specs without a graph " + what + ": " +
                   missingNames(specNames, graphNames));
@@ -337,9 +343,9 @@ private:
         ctx.error("signature-output-order", outputPath(i), spec.getArgName(),
                   outputOrder(i),
                   outputKindMemberName(spec.kind) + " output comes after " +
-                      RankNames[highest] + " output " +
-                      std::to_string(highestAt) +
-                      "; outputs must be tokens, then mutations, then user "
+                      "output_specs[" + std::to_string(highestAt) + "] (a " +
+                      RankNames[highest] +
+                      "); outputs must be tokens, then mutations, then user "
                       "outputs, then gradients");
         continue;
       }

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "verifier/Checks.h"
+#include "verifier/Targets.h"
 
 #include "ir/SymbolicExpr.h"
 
@@ -47,8 +48,7 @@ private:
     llvm::Expected<sym::Expr> expr = sym::parseSymExpr(text);
     if (!expr) {
       ctx.error("invalid-sym-expr", path(), "", ctx.tableOrder(g),
-                "expr_str '" + text +
-                    "' does not parse: " + llvm::toString(expr.takeError()));
+                "expr_str does not parse: " + llvm::toString(expr.takeError()));
       return;
     }
     for (const std::string &name : sym::freeSymbols(*expr))
@@ -98,7 +98,8 @@ private:
     const auto &constraints = ctx.program().rangeConstraints;
     for (size_t i = 0; i < constraints.size(); ++i) {
       llvm::StringRef symbol = constraints[i].first;
-      if (symbols.count(symbol))
+      // Keys that are not symbol names are reported by ProgramChecks.cpp.
+      if (symbols.count(symbol) || !isPythonIdentifier(symbol))
         continue;
       ctx.warning(
           "unused-range-constraint", "range_constraints." + symbol.str(), "",
