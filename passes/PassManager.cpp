@@ -136,8 +136,9 @@ void PassManager::printReports() const {
 llvm::Error PassManager::run(ExportedProgram &ep) {
   records.clear();
   verifySeconds = 0;
-  if (auto err = verify(ep, ""))
-    return err;
+  if (instr.verifyInput)
+    if (auto err = verify(ep, ""))
+      return err;
   for (auto &pass : passes) {
     llvm::StringRef name = pass->getName();
     if (llvm::is_contained(instr.printIRBefore, name.str()))

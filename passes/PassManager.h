@@ -34,9 +34,13 @@ using VerifyHook = std::function<llvm::Error(const ExportedProgram &)>;
 
 /// What the pass manager does around each pass.
 struct PassInstrumentation {
-  /// Run the verify hook on the input and after every pass that changed the
-  /// program. Without a hook this does nothing.
+  /// Run the verify hook on the input (see verifyInput) and after every pass
+  /// that changed the program. Without a hook this does nothing.
   bool verifyEach = true;
+  /// With verifyEach, also verify the program before the first pass, so a
+  /// broken input is not blamed on a pass. Off when the caller already
+  /// verified what it read (pt2-opt does).
+  bool verifyInput = true;
   /// Dump the IR before / after passes with these registry names.
   std::vector<std::string> printIRBefore;
   std::vector<std::string> printIRAfter;

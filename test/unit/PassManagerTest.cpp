@@ -236,6 +236,15 @@ TEST(PassManagerTest, RunsInOrderAndVerifiesTheInputAndChangedPasses) {
   EXPECT_EQ(pm.getRunRecords()[0].statistics.at("runs"), 1);
   EXPECT_EQ(pm.getRunRecords()[0].statistics.at("things"), 2);
 
+  // verifyInput=false: only after changing passes.
+  log.clear();
+  PassInstrumentation noInput;
+  noInput.verifyInput = false;
+  ASSERT_FALSE(bool(pm.setInstrumentation(noInput)));
+  ASSERT_FALSE(bool(pm.run(ep)));
+  EXPECT_EQ(log, (std::vector<std::string>{"run a", "verify", "run b", "run c",
+                                           "verify"}));
+
   // verifyEach=false: no hook calls.
   log.clear();
   PassInstrumentation instr;
@@ -388,6 +397,13 @@ TEST(PassManagerTest, RunPassPipelinePrefixesErrorsWithTheFile) {
   EXPECT_EQ(errorText(runPassPipeline(ep, "m.json", dce, hook, {}, os)), "");
   os.flush();
   EXPECT_EQ(calls, 2); // The input, and after dce changed it.
+
+  // From the command line, the input is not verified again.
+  ExportedProgram again = smallProgram();
+  calls = 0;
+  dce.instrumentation.verifyInput = false;
+  EXPECT_EQ(errorText(runPassPipeline(again, "m.json", dce, hook, {}, os)), "");
+  EXPECT_EQ(calls, 1);
   EXPECT_EQ(nodeNames(ep.getGraph()), std::vector<std::string>{"relu"});
   EXPECT_NE(diag.find("dce\n  (S) 1 nodes-erased\n"), std::string::npos)
       << diag;
@@ -429,6 +445,7 @@ TEST(PassCLOptionsTest, FlagsBecomeAPipelineInCommandLineOrder) {
             "canonicalize-symbols,dce{keep-random=true},dce");
   const PassInstrumentation &instr = config->instrumentation;
   EXPECT_FALSE(instr.verifyEach);
+  EXPECT_FALSE(instr.verifyInput); // pt2-opt verifies what it reads itself.
   EXPECT_EQ(instr.printIRAfter,
             (std::vector<std::string>{"dce", "canonicalize-symbols"}));
   EXPECT_EQ(instr.printIRBefore, std::vector<std::string>{"dce"});

@@ -34,8 +34,8 @@ PassCLOptions::PassCLOptions(cl::OptionCategory &category)
       passPipeline("pass-pipeline", cl::desc(pipelineHelp),
                    cl::value_desc("pipeline"), cl::cat(category)),
       verifyEach("verify-each",
-                 cl::desc("Verify the input and the program after every pass "
-                          "that changed it (default on)"),
+                 cl::desc("Verify the program after every pass that changed "
+                          "it (default on)"),
                  cl::init(true), cl::cat(category)),
       printIRBefore("print-ir-before",
                     cl::desc("Print the program (text form, to stderr) "
@@ -105,6 +105,8 @@ llvm::Expected<PassPipelineConfig> PassCLOptions::getConfig() const {
 
   PassInstrumentation &instr = config.instrumentation;
   instr.verifyEach = verifyEach;
+  // pt2-opt verifies every program it reads before running passes.
+  instr.verifyInput = false;
   instr.printIRBefore.assign(printIRBefore.begin(), printIRBefore.end());
   instr.printIRAfter.assign(printIRAfter.begin(), printIRAfter.end());
   instr.printIRAfterAll = printIRAfterAll;

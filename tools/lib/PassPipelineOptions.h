@@ -45,7 +45,9 @@ struct PassCLOptions {
 
   /// The pipeline the flags describe: `--pass-pipeline` and the per-pass
   /// flags in command-line order. Errors on bad pipeline syntax; pass names
-  /// and options are checked when the passes are created.
+  /// and options are checked when the passes are created. The input is not
+  /// verified again (`verifyInput` is false): pt2-opt verifies what it reads
+  /// before running passes.
   llvm::Expected<PassPipelineConfig> getConfig() const;
 
   /// Text for `--pass-pipeline`'s help: every pass with its options.
