@@ -12,6 +12,7 @@ Mutations (applied in order):
   meta:NODE:KEY:TEXT    set node metadata
   range:SYM:MIN:MAX     set a range constraint (`inf` for none)
   buffer-nonpersistent:TARGET
+  retarget:OLD:NEW      replace a node target everywhere (subgraphs too)
   zip:MODEL=FILE,...    (alone) write an archive OUT with these models
 """
 import copy, json, sys, zipfile
@@ -107,6 +108,8 @@ def main():
             for spec in prog["graph_module"]["signature"]["input_specs"]:
                 if "buffer" in spec and spec["buffer"]["buffer_name"] == args[0]:
                     spec["buffer"]["persistent"] = False
+        elif kind == "retarget":
+            prog = json.loads(json.dumps(prog).replace(json.dumps(args[0]), json.dumps(args[1])))
         else:
             raise SystemExit("unknown mutation " + kind)
     with open(out, "w") as f:
