@@ -2,14 +2,25 @@
 //
 // The worklist algorithm and the `dce` pass with its options.
 //
+// Besides operand uses, one more thing keeps a node alive: the node that
+// first mentions an unbacked symbol (`u0`) in its outputs' metadata binds it
+// (ir/UnbackedBindings.h), so it stays while any other value of the graph
+// still mentions the symbol; otherwise the bindings could not be recomputed.
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/DeadCodeElimination.h"
 #include "passes/PassRegistry.h"
 #include "passes/Passes.h"
 
+#include "ir/SymbolicExpr.h"
+
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/Twine.h"
 
 namespace pt2ir {
@@ -33,6 +44,117 @@ llvm::DenseMap<const Node *, unsigned> countUses(const Graph &graph) {
   return uses;
 }
 
+/// Calls `fn(text)` on every expression in the metadata of `v`.
+template <typename Fn> void forEachExprText(const Value &v, Fn &&fn) {
+  auto visit = [&](const SymValue *s) {
+    if (s && s->isExpr())
+      fn(s->expr.exprStr);
+  };
+  if (const TensorMeta *tm = v.getTensorMeta()) {
+    for (const SymValue &s : tm->sizes)
+      visit(&s);
+    for (const SymValue &s : tm->strides)
+      visit(&s);
+    visit(&tm->storageOffset);
+  }
+  visit(v.getSymIntMeta());
+  visit(v.getSymBoolMeta());
+  visit(v.getSymFloatMeta());
+}
+
+/// Which node binds each unbacked symbol of one graph and how many other
+/// nodes still mention it. A binder is pinned while its count is non-zero.
+class UnbackedPins {
+public:
+  explicit UnbackedPins(const Graph &graph) {
+    llvm::StringSet<> boundByInput;
+    for (const Value *v : graph.getInputValues())
+      forEachExprText(*v, [&](llvm::StringRef text) {
+        for (llvm::StringRef u : unbackedTokens(text))
+          boundByInput.insert(u);
+      });
+    for (const Node &n : graph.getNodes()) {
+      llvm::SmallVector<llvm::StringRef, 4> mentioned;
+      for (const Value *v : n.getResults())
+        forEachExprText(*v, [&](llvm::StringRef text) {
+          for (llvm::StringRef u : unbackedTokens(text))
+            if (!boundByInput.count(u) && !llvm::is_contained(mentioned, u))
+              mentioned.push_back(u);
+        });
+      for (llvm::StringRef u : mentioned) {
+        auto [it, first] = symbols.try_emplace(u);
+        if (first) {
+          it->second.binder = &n;
+          continue;
+        }
+        if (it->second.binder == &n)
+          continue;
+        ++it->second.mentions;
+        mentionsByNode[&n].push_back(u);
+      }
+    }
+    for (const auto &entry : symbols)
+      if (entry.second.mentions)
+        ++pinCount[entry.second.binder];
+  }
+
+  /// True while some other live node mentions a symbol `node` binds.
+  bool isPinned(const Node *node) const { return pinCount.count(node); }
+
+  /// Records that `node` is gone; calls `unpinned(binder)` for each binder
+  /// whose last mention it was.
+  template <typename Fn> void erase(const Node *node, Fn &&unpinned) {
+    auto it = mentionsByNode.find(node);
+    if (it == mentionsByNode.end())
+      return;
+    for (llvm::StringRef u : it->second) {
+      Symbol &sym = symbols[u];
+      if (--sym.mentions != 0)
+        continue;
+      auto pin = pinCount.find(sym.binder);
+      if (--pin->second == 0) {
+        pinCount.erase(pin);
+        unpinned(const_cast<Node *>(sym.binder));
+      }
+    }
+    mentionsByNode.erase(it);
+  }
+
+private:
+  struct Symbol {
+    const Node *binder = nullptr;
+    unsigned mentions = 0;
+  };
+
+  /// The unbacked symbol names in an expression text (`u0`, `zuf3`), found
+  /// by scanning identifiers, so no expression is parsed. Cached per text.
+  llvm::ArrayRef<llvm::StringRef> unbackedTokens(llvm::StringRef text) {
+    auto [it, fresh] = tokenCache.try_emplace(text);
+    if (!fresh)
+      return it->second;
+    for (size_t i = 0; i < text.size();) {
+      if (!llvm::isAlpha(text[i]) && text[i] != '_') {
+        ++i;
+        continue;
+      }
+      size_t start = i;
+      while (i < text.size() && (llvm::isAlnum(text[i]) || text[i] == '_'))
+        ++i;
+      llvm::StringRef token = text.slice(start, i);
+      if (sym::isUnbackedSymbol(token))
+        it->second.push_back(token);
+    }
+    return it->second;
+  }
+
+  llvm::StringMap<Symbol> symbols;
+  llvm::DenseMap<const Node *, llvm::SmallVector<llvm::StringRef, 2>>
+      mentionsByNode;
+  llvm::DenseMap<const Node *, unsigned> pinCount;
+  llvm::DenseMap<llvm::StringRef, llvm::SmallVector<llvm::StringRef, 2>>
+      tokenCache;
+};
+
 llvm::Error eraseDeadNodes(Graph &graph, OpEffects &effects,
                            DeadCodeStats &stats, unsigned depth) {
   if (depth > kMaxDeadCodeSubgraphDepth)
@@ -42,16 +164,25 @@ llvm::Error eraseDeadNodes(Graph &graph, OpEffects &effects,
                                        " levels");
 
   llvm::DenseMap<const Node *, unsigned> remainingUses = countUses(graph);
-  // Seed with every unused node, last first, so chains die bottom-up.
+  UnbackedPins pins(graph);
+  // Seed with every unused node, last first, so chains die bottom-up. A node
+  // is queued at most once at a time; it can come back after being skipped
+  // while pinned.
   llvm::SmallVector<Node *, 64> worklist;
+  llvm::DenseSet<Node *> queued;
+  auto enqueue = [&](Node *n) {
+    if (queued.insert(n).second)
+      worklist.push_back(n);
+  };
   for (Node &n : llvm::reverse(graph.getNodes()))
     if (!remainingUses.count(&n))
-      worklist.push_back(&n);
+      enqueue(&n);
 
   llvm::SmallVector<Node *, 8> producers;
   while (!worklist.empty()) {
     Node *node = worklist.pop_back_val();
-    if (!node->hasNoUses() || !effects.isPure(*node))
+    queued.erase(node);
+    if (!node->hasNoUses() || pins.isPinned(node) || !effects.isPure(*node))
       continue;
     producers.clear();
     node->forEachOperand([&](Use *u) {
@@ -61,6 +192,10 @@ llvm::Error eraseDeadNodes(Graph &graph, OpEffects &effects,
             producers.push_back(def);
     });
     bool isAssert = OpEffects::isAssertTarget(node->getTarget());
+    pins.erase(node, [&](Node *binder) {
+      if (binder->hasNoUses())
+        enqueue(binder);
+    });
     if (auto err = graph.eraseNode(node))
       return err; // Unreachable: the node has no uses.
     ++stats.nodesErased;
@@ -73,7 +208,7 @@ llvm::Error eraseDeadNodes(Graph &graph, OpEffects &effects,
       if (it == remainingUses.end() || it->second == 0)
         continue;
       if (--it->second == 0)
-        worklist.push_back(def);
+        enqueue(def);
     }
   }
 

@@ -7,9 +7,11 @@
 // output, or through them the signature) and OpEffects says it is pure.
 // Erasing a node can make its operands' producers dead; a worklist keyed by
 // each node's remaining use count finds them without rescanning, so the
-// whole run is linear in nodes plus uses. Graph inputs and outputs are never
-// touched, so the signature stays consistent; surviving nodes keep their
-// metadata. Subgraphs of surviving higher-order ops are cleaned too.
+// whole run is linear in nodes plus uses (plus one scan of the metadata
+// text). The node that first mentions an unbacked symbol binds it, so it
+// also stays while another node still mentions that symbol. Graph inputs and
+// outputs are never touched, so the signature stays consistent; surviving nodes
+// keep their metadata. Subgraphs of surviving higher-order ops are cleaned too.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PT2IR_PASSES_DEADCODEELIMINATION_H

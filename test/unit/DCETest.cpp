@@ -13,6 +13,7 @@
 #include "PassTestPrograms.h"
 
 #include "ir/OperatorRegistry.h"
+#include "ir/UnbackedBindings.h"
 #include "passes/DeadCodeElimination.h"
 #include "passes/OpEffects.h"
 #include "passes/PassRegistry.h"
@@ -308,6 +309,41 @@ TEST(DCETest, BadOptionsAreErrorsThatListTheOptions) {
   EXPECT_EQ(
       llvm::toString(value.takeError()),
       "pass 'dce': option 'keep-random' expects true or false, got 'yes'");
+}
+
+/// nonzero(x) binds u0 through its size; `zeros` mentions u0 in its
+/// metadata without reading nonzero.
+std::string unbackedProgram(const std::string &output) {
+  GraphSpec g;
+  g.inputs = {"x"};
+  g.nodes = {nodeJson("torch.ops.aten.nonzero.default",
+                      {{"self", tensorArg("x")}}, {tensorArg("nonzero")},
+                      "nonzero"),
+             nodeJson("torch.ops.aten.zeros.default",
+                      {{"size", R"({"as_ints": [3]})"}}, {tensorArg("zeros")},
+                      "zeros"),
+             nodeJson("torch.ops.aten.relu.default", {{"self", tensorArg("x")}},
+                      {tensorArg("relu")}, "relu")};
+  g.outputs = {output};
+  g.tensors = {{"x", tensorMeta({"2"})},
+               {"nonzero", tensorMeta({"u0", "1"}, {"1", "1"})},
+               {"zeros", tensorMeta({"u0"})},
+               {"relu", tensorMeta({"2"})}};
+  return programJson(g, "{}", "[]");
+}
+
+TEST(DCETest, KeepsTheBinderOfAnUnbackedSymbolWhileItIsMentioned) {
+  ExportedProgram ep = readOrFail(unbackedProgram("zeros"));
+  EXPECT_EQ(runDCE(ep), 1); // relu only.
+  EXPECT_EQ(nodeNames(ep.getGraph()),
+            (std::vector<std::string>{"nonzero", "zeros"}));
+  EXPECT_FALSE(bool(recomputeUnbackedBindings(ep)));
+
+  // Once the last mention is gone, the binder goes too.
+  ExportedProgram dead = readOrFail(unbackedProgram("relu"));
+  EXPECT_EQ(runDCE(dead), 2);
+  EXPECT_EQ(nodeNames(dead.getGraph()), std::vector<std::string>{"relu"});
+  EXPECT_FALSE(bool(recomputeUnbackedBindings(dead)));
 }
 
 //===----------------------------------------------------------------------===//
