@@ -13,7 +13,8 @@
 // The rename reaches every place a symbol is written: tensor metadata and
 // sym value tables of every graph (subgraphs included), range_constraints
 // keys (which are then sorted, for the same reason), and the expressions
-// inside `Runtime assertion failed for expression ...` messages. Each
+// inside `Runtime assertion failed for expression ...` messages (a message
+// whose expression does not parse gets its symbol-like words renamed). Each
 // expression keeps its form: srepr stays srepr, plain stays plain; an
 // expression without a renamed symbol keeps its text byte for byte. In the
 // rewritten ones, the non-constant operands of commutative operators (Add,
@@ -146,6 +147,36 @@ bool splitAssertMessage(llvm::StringRef message, llvm::StringRef &expr,
   return !expr.empty();
 }
 
+/// Calls `fn` on every identifier (`[A-Za-z_][A-Za-z0-9_]*`) of `text`.
+template <typename Fn> void forEachIdentifier(llvm::StringRef text, Fn &&fn) {
+  for (size_t i = 0; i < text.size();) {
+    if (!llvm::isAlpha(text[i]) && text[i] != '_') {
+      ++i;
+      continue;
+    }
+    size_t start = i;
+    while (i < text.size() && (llvm::isAlnum(text[i]) || text[i] == '_'))
+      ++i;
+    fn(text.slice(start, i));
+  }
+}
+
+/// `text` with every identifier that `renames` maps replaced.
+std::string renameIdentifiers(llvm::StringRef text,
+                              const llvm::StringMap<std::string> &renames) {
+  std::string out;
+  size_t copied = 0;
+  forEachIdentifier(text, [&](llvm::StringRef word) {
+    auto it = renames.find(word);
+    if (it == renames.end())
+      return;
+    size_t at = word.data() - text.data();
+    out += text.slice(copied, at).str() + it->second;
+    copied = at + word.size();
+  });
+  return out + text.drop_front(copied).str();
+}
+
 /// Natural order for symbol names: prefix, then number, then the name.
 bool symbolNameLess(llvm::StringRef a, llvm::StringRef b) {
   auto key = [](llvm::StringRef name) {
@@ -240,6 +271,8 @@ public:
     // 1. Every symbol written anywhere, so new names avoid the ones kept.
     llvm::StringSet<> allSymbols;
     llvm::StringMap<sym::Expr> parsed;
+    // Assert-message expressions the parser rejects.
+    llvm::StringSet<> unparsedMessages;
     auto collect = [&](llvm::StringRef text,
                        llvm::StringRef where) -> llvm::Error {
       if (parsed.count(text))
@@ -264,6 +297,17 @@ public:
               llvm::StringRef expr, rest;
               if (!splitAssertMessage(text, expr, rest))
                 return llvm::Error::success();
+              if (parsed.count(expr) || unparsedMessages.count(expr))
+                return llvm::Error::success();
+              if (!sym::parseSymExpr(expr)) {
+                // Only a message: rename its symbol-like words instead.
+                unparsedMessages.insert(expr);
+                forEachIdentifier(expr, [&](llvm::StringRef word) {
+                  if (sym::classifySymbol(word) != sym::SymbolPrefix::Other)
+                    allSymbols.insert(word);
+                });
+                return llvm::Error::success();
+              }
               return collect(
                   expr,
                   ("the assert message of node '" + n.getName() + "'").str());
@@ -358,7 +402,14 @@ public:
               llvm::StringRef expr, rest;
               if (!splitAssertMessage(text, expr, rest))
                 return llvm::Error::success();
-              llvm::StringRef updated = rewrite(expr);
+              std::string renamedWords;
+              llvm::StringRef updated;
+              if (unparsedMessages.count(expr)) {
+                renamedWords = renameIdentifiers(expr, renames);
+                updated = renamedWords;
+              } else {
+                updated = rewrite(expr);
+              }
               if (updated == expr)
                 return llvm::Error::success();
               ++rewritten;

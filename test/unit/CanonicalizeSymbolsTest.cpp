@@ -176,6 +176,28 @@ TEST(CanonicalizeSymbolsTest, KeepsTheFormOfEachExpression) {
   EXPECT_FALSE(plain.starts_with("Add(")) << plain.str();
 }
 
+TEST(CanonicalizeSymbolsTest, UnparsableAssertMessagesGetTheirWordsRenamed) {
+  GraphSpec g;
+  g.inputs = {"x"};
+  g.nodes = {nodeJson(
+      "torch.ops.aten._assert_scalar.default",
+      {{"self", R"({"as_bool": true})"},
+       {"assert_msg", stringArg("Runtime assertion failed for expression s0 ?? "
+                                "s10 + s0x on node 'x'")}},
+      {}, "_assert_scalar_default")};
+  g.outputs = {"x"};
+  g.tensors = {{"x", tensorMeta({"s0"})}};
+  ExportedProgram ep = readOrFail(programJson(g, "{}", "[]"));
+  canonicalize(ep);
+  llvm::StringRef name =
+      ep.getGraph().lookupValue("x")->getTensorMeta()->sizes[0].expr.exprStr;
+  ASSERT_NE(name, "s0");
+  EXPECT_EQ(ep.getGraph().getNodes().front().getInputs()[1].arg.getString(),
+            ("Runtime assertion failed for expression " + name +
+             " ?? s10 + s0x on node 'x'")
+                .str());
+}
+
 TEST(CanonicalizeSymbolsTest, UnparsableExpressionsAreErrors) {
   GraphSpec g;
   g.inputs = {"x"};
