@@ -31,6 +31,24 @@ llvm::StringRef argKindMemberName(ArgKind k) {
   return k == ArgKind::Token ? "token" : "unknown";
 }
 
+ValueType valueTypeOfArgKind(ArgKind k) {
+  switch (k) {
+  case ArgKind::SymInt:
+  case ArgKind::SymInts:
+    return ValueType::SymInt;
+  case ArgKind::SymBool:
+  case ArgKind::SymBools:
+    return ValueType::SymBool;
+  case ArgKind::SymFloat:
+  case ArgKind::SymFloats:
+    return ValueType::SymFloat;
+  case ArgKind::CustomObj:
+    return ValueType::CustomObj;
+  default:
+    return ValueType::Tensor;
+  }
+}
+
 bool argKindFromMemberName(llvm::StringRef name, ArgKind &k) {
   for (unsigned i = 0; i < NumSchemaArgKinds; ++i) {
     if (name == MemberNames[i]) {

@@ -77,6 +77,10 @@ llvm::StringRef argKindMemberName(ArgKind k);
 /// Parses a JSON member name; returns false if unknown.
 bool argKindFromMemberName(llvm::StringRef name, ArgKind &k);
 
+/// The type of the values that slots of member `k` name (as_tensor and the
+/// tensor lists: Tensor; as_sym_int(s): SymInt; ...; as_custom_obj: CustomObj).
+ValueType valueTypeOfArgKind(ArgKind k);
+
 /// One element of as_sym_ints / as_sym_bools / as_sym_floats (and the single
 /// forms): a named symbolic value or a constant.
 struct SymArg {

@@ -45,6 +45,10 @@ struct GraphModule {
 };
 
 class ExportedProgram {
+  // Declared first so it is destroyed last: the members below hold uses
+  // allocated in this context.
+  std::shared_ptr<IRContext> ctx;
+
 public:
   ExportedProgram();
   explicit ExportedProgram(std::shared_ptr<IRContext> ctx);
@@ -72,9 +76,6 @@ public:
   /// Deep copy sharing this program's context (not thread-safe to use both
   /// from different threads).
   ExportedProgram clone() const;
-
-private:
-  std::shared_ptr<IRContext> ctx;
 };
 
 } // namespace pt2ir

@@ -13,25 +13,6 @@ static llvm::Error makeError(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
 }
 
-/// The value type a definition slot of `kind` introduces.
-static ValueType definedType(ArgKind kind) {
-  switch (kind) {
-  case ArgKind::SymInt:
-  case ArgKind::SymInts:
-    return ValueType::SymInt;
-  case ArgKind::SymBool:
-  case ArgKind::SymBools:
-    return ValueType::SymBool;
-  case ArgKind::SymFloat:
-  case ArgKind::SymFloats:
-    return ValueType::SymFloat;
-  case ArgKind::CustomObj:
-    return ValueType::CustomObj;
-  default:
-    return ValueType::Tensor;
-  }
-}
-
 Graph::~Graph() {
   while (!nodes.empty()) {
     Node &n = nodes.back();
@@ -99,7 +80,7 @@ llvm::Error Graph::checkResolvable(const Argument &arg) const {
 }
 
 llvm::Error Graph::defineSlots(const Argument &arg, Node *definer, ValueOrigin origin) {
-  ValueType type = definedType(arg.getKind());
+  ValueType type = valueTypeOfArgKind(arg.getKind());
   arg.forEachUse([&](Use *u) {
     Value *v = createValue(ctx.intern(u->getName()), type, origin);
     v->definingNode = definer;
@@ -362,6 +343,7 @@ std::unique_ptr<Graph> Graph::clone() const {
     spec.name = n.name;
     spec.extras = n.extras;
     Node *copy = llvm::cantFail(g->appendNode(std::move(spec)));
+    copy->setUnbackedBindings(n.getUnbackedBindings());
     for (size_t i = 0; i < n.outputs.size(); ++i)
       mapDefs(n.outputs[i], copy->outputs[i]);
   }
@@ -383,6 +365,7 @@ std::unique_ptr<Graph> Graph::clone() const {
         order.push_back(m);
     g->setExplicitTableOrder(static_cast<ValueTable>(t), std::move(order));
   }
+  g->setInputBindings(getInputBindings());
   g->singleTensorReturn = singleTensorReturn;
   g->extras = extras;
   return g;

@@ -9,9 +9,9 @@
 #ifndef PT2IR_IR_IRCONTEXT_H
 #define PT2IR_IR_IRCONTEXT_H
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Allocator.h"
-#include "llvm/Support/StringSaver.h"
 
 namespace pt2ir {
 
@@ -26,7 +26,7 @@ public:
 
   /// Returns the unique copy of `s`; equal strings share storage, so interned
   /// strings can be compared by pointer.
-  llvm::StringRef intern(llvm::StringRef s) { return strings.save(s); }
+  llvm::StringRef intern(llvm::StringRef s);
 
   /// Allocates a fresh, unlinked use slot.
   Use *allocateUse();
@@ -36,8 +36,11 @@ public:
   llvm::BumpPtrAllocator &getAllocator() { return allocator; }
 
 private:
+  // Interning is done here rather than with llvm::UniqueStringSaver so that
+  // every allocation from `allocator` is made by code compiled with the same
+  // sanitizer settings (the prebuilt LLVMSupport is not instrumented).
   llvm::BumpPtrAllocator allocator;
-  llvm::UniqueStringSaver strings{allocator};
+  llvm::DenseSet<llvm::StringRef> strings;
   Use *freeUses = nullptr;
 };
 

@@ -125,6 +125,11 @@ public:
       cur = cur->getNext();
       return *this;
     }
+    use_iterator operator++(int) {
+      use_iterator old = *this;
+      cur = cur->getNext();
+      return old;
+    }
     bool operator==(const use_iterator &o) const { return cur == o.cur; }
     bool operator!=(const use_iterator &o) const { return cur != o.cur; }
 

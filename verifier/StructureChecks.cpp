@@ -31,25 +31,6 @@ namespace pt2ir::verifier {
 
 namespace {
 
-/// The kind of value a slot of member `kind` refers to.
-ValueType slotValueType(ArgKind kind) {
-  switch (kind) {
-  case ArgKind::SymInt:
-  case ArgKind::SymInts:
-    return ValueType::SymInt;
-  case ArgKind::SymBool:
-  case ArgKind::SymBools:
-    return ValueType::SymBool;
-  case ArgKind::SymFloat:
-  case ArgKind::SymFloats:
-    return ValueType::SymFloat;
-  case ArgKind::CustomObj:
-    return ValueType::CustomObj;
-  default:
-    return ValueType::Tensor;
-  }
-}
-
 /// Calls `fn(use, memberKind)` for every value slot of `arg`, descending
 /// into as_string_to_argument maps without recursion.
 template <typename Fn> void forEachSlot(const Argument &arg, Fn fn) {
@@ -251,7 +232,7 @@ private:
         ctx.error("use-before-def", path(), nodeName, order,
                   "uses '" + name + "' before its definition");
     }
-    ValueType expected = slotValueType(member);
+    ValueType expected = valueTypeOfArgKind(member);
     if (v->getType() != expected)
       ctx.error("value-kind-mismatch", path(), nodeName, order,
                 "passes '" + name + "' as " + argKindMemberName(member) +

@@ -139,7 +139,7 @@ TEST(SchemaVersion, OtherMajorIsAnErrorNamingBoth) {
   auto ep = readProgram(withMajor(corpus("mlp.json"), 9));
   ASSERT_FALSE(bool(ep));
   EXPECT_EQ(llvm::toString(ep.takeError()),
-            "<input>: error: <root>: unsupported schema version 9.19: this build reads schema major 8 (it "
+            "<input>: error: schema_version.major: unsupported schema version 9.19: this build reads schema major 8 (it "
             "writes 8.19)");
 }
 
