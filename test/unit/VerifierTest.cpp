@@ -376,7 +376,7 @@ TEST(VerifierReporting, TreespecLeafCountCallback) {
                                                     "module-call-graph-spec"}));
   EXPECT_EQ(diags[0].message,
             "in_spec of the root module has 3 leaves, but the signature has 1 "
-            "user inputs");
+            "user input");
   options.treespecLeafCount = [](llvm::StringRef) -> std::optional<size_t> {
     return std::nullopt;
   };
