@@ -36,10 +36,11 @@
 
 namespace pt2ir {
 
-/// The dialect chosen on the command line.
 /// Counts the leaves of a treespec string (see VerifyOptions).
-using TreespecLeafCounter = std::function<std::optional<size_t>(llvm::StringRef)>;
+using TreespecLeafCounter =
+    std::function<std::optional<size_t>(llvm::StringRef)>;
 
+/// The dialect chosen on the command line.
 enum class DialectChoice { FromProgram, Aten, Training };
 
 /// The verifier's flags. Construct one before
@@ -63,7 +64,9 @@ VerifyOptions makeVerifyOptions(const VerifierCLOptions &flags);
 /// Runs the verifier on `ep` as the flags say and prints the findings to
 /// `os`, as `<fileName>: error: <path>: [<rule>] node '<name>': <message>`.
 /// `registry` supplies custom and extension schemas (null: the built-in aten
-/// table). Returns 0 when the driver should go on (no errors; or, with
+/// table). `leafCount`, when given, replaces the default treespec leaf
+/// counter (e.g. one that knows the program's namedtuples). Returns 0 when
+/// the driver should go on (no errors; or, with
 /// --verify-diagnostics, every expectation met and nothing unexpected), else
 /// the exit code (1).
 int runVerifierStage(const ExportedProgram &ep, llvm::StringRef fileName,
