@@ -440,7 +440,8 @@ private:
       return "end of input";
     if (token.kind == Tok::Invalid && !token.text.empty() &&
         (token.text.front() == '\'' || token.text.front() == '"'))
-      return "unterminated string starting with " + token.text.front();
+      return std::string("unterminated string starting with ") +
+             token.text.front();
     llvm::StringRef shown = token.text.take_front(24);
     return "'" + shown.str() +
            (shown.size() < token.text.size() ? "...'" : "'");

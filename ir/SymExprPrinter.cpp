@@ -149,6 +149,20 @@ bool isIntegerValue(const Expr &e, int64_t value) {
   return e.kind() == ExprKind::Integer && e.integerValue() == value;
 }
 
+/// True when `1/base` would not parse back: the parser refuses a division by
+/// an exact zero, alone or as a factor of a product. Such powers are printed
+/// as `base**(-1)` instead.
+bool isZeroDivisor(const Expr &base) {
+  if (isIntegerValue(base, 0))
+    return true;
+  if (base.kind() != ExprKind::Mul)
+    return false;
+  for (const Expr &factor : base.operands())
+    if (isIntegerValue(factor, 0))
+      return true;
+  return false;
+}
+
 /// The leading numeric factors of a product folded into one number (the way
 /// sympy stores `Mul(Integer(-1), Integer(2), x)` as coefficient -2), and
 /// how many operands it covers. Null coefficient when there are none.
@@ -487,7 +501,7 @@ private:
       }
     }
     for (const Expr &factor : e.operands().drop_front(coefficient.count)) {
-      if (factor.kind() == ExprKind::Pow) {
+      if (factor.kind() == ExprKind::Pow && !isZeroDivisor(factor.operand(0))) {
         Expr exponent = negatedExponent(factor.operand(1));
         if (!exponent.isNull()) {
           const Expr &base = factor.operand(0);
@@ -541,7 +555,7 @@ private:
       if (exponent.numerator() == -1)
         return "1/sqrt(" + print(base) + ")";
     }
-    if (isIntegerValue(exponent, -1))
+    if (isIntegerValue(exponent, -1) && !isZeroDivisor(base))
       return "1/" + parenthesize(base, kPrecPow);
     return parenthesize(base, kPrecPow) + "**" +
            parenthesize(exponent, kPrecPow);

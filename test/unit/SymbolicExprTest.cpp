@@ -774,6 +774,36 @@ TEST(SymbolicExprTest, LeftNestedChainsAreBounded) {
   EXPECT_NE(parseError(nestedChains).find(deeper), std::string::npos);
 }
 
+TEST(SymbolicExprTest, FuzzFindingsStayFixed) {
+  // An unterminated quote right after a token: the message was built with
+  // `const char * + char`, which read past the literal (UBSan, found by
+  // fuzz/FuzzSymbolicExpr.cpp).
+  std::string quote = parseError("s' == 1");
+  EXPECT_NE(quote.find("unterminated string starting with '"),
+            std::string::npos)
+      << quote;
+  EXPECT_NE(parseError("s0 \"x").find("unterminated string starting with \""),
+            std::string::npos);
+
+  // A power of an exact zero with exponent -1 printed as `1/0`, which the
+  // parser refuses (division by zero): plain text must parse again.
+  for (const char *text :
+       {"0**(-1)", "s0*0**(-1)", "(0*s0)**(-1)", "Pow(Integer(0), Integer(-1))",
+        "Mul(Symbol('s0'), Pow(Integer(0), Integer(-1)))",
+        "Mul(Integer(2), Pow(Mul(Integer(0), Symbol('s0')), Integer(-1)))"}) {
+    SCOPED_TRACE(text);
+    Expr e = parseOk(text);
+    ASSERT_FALSE(e.isNull());
+    std::string plain = toString(e, Form::Plain);
+    Expr again = parseOk(plain);
+    ASSERT_FALSE(again.isNull()) << plain;
+    EXPECT_EQ(again, e) << plain;
+    EXPECT_EQ(toString(again, Form::Plain), plain);
+  }
+  // Divisions by non-zero values keep sympy's spelling.
+  EXPECT_EQ(toString(parseOk("Pow(Symbol('s0'), Integer(-1))")), "1/s0");
+}
+
 TEST(SymbolicExprTest, SeparateThreadsParseIndependently) {
   std::vector<std::thread> threads;
   std::vector<std::string> results(4);
