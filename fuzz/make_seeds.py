@@ -13,11 +13,14 @@ Usage: make_seeds.py TARGET OUTDIR
       weights and constants, the legacy layout) built around corpus programs,
       plus test/malformed/*.pt2
 
-Seeds are named by the hash of their bytes, so rerunning is idempotent.
+Every target also gets fuzz/regressions/TARGET/*: inputs that once crashed
+it (each fixed, with a unit or lit regression test of its own). Seeds are
+named by the hash of their bytes, so rerunning is idempotent.
 """
 import glob
 import hashlib
 import io
+import itertools
 import json
 import os
 import re
@@ -157,6 +160,9 @@ def main():
         seeds = archive_seeds()
     else:
         sys.exit("unknown target " + target)
+    # Inputs that once crashed a target stay in its seeds forever.
+    regressions = sorted(glob.glob(os.path.join(ROOT, "fuzz", "regressions", target, "*")))
+    seeds = itertools.chain(seeds, (open(p, "rb").read() for p in regressions))
     os.makedirs(outdir, exist_ok=True)
     count = 0
     for seed in seeds:

@@ -18,7 +18,9 @@
 # libFuzzer ships with Debian's libclang-rt-14-dev (clang-14 is `clang`);
 # if it is missing this script installs it (an optional extra: the normal
 # build and tests never need it). Environment: PT2IR_FUZZ_CXX (default
-# clang++), PT2IR_JOBS (build parallelism, default 2).
+# clang++), PT2IR_JOBS (build parallelism, default 2), PT2IR_FUZZ_NO_BUILD=1
+# (run the executables already in build-fuzz, e.g. while the tree is being
+# edited).
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/build-fuzz"
@@ -49,6 +51,7 @@ ensure_libfuzzer() {
 }
 
 build_targets() {
+  [ "${PT2IR_FUZZ_NO_BUILD:-0}" = 1 ] && return 0
   bash "$root/scripts/setup.sh" --no-build || return 1
   ensure_libfuzzer || return 1
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
