@@ -174,8 +174,9 @@ void FileMeasurer::measureRapidJson(std::vector<StageResult> &results) {
       options, parse.runs, [&] { doc.reset(); },
       [&] {
         doc.emplace();
-        doc->Parse<rapidjson::kParseFullPrecisionFlag>(json.data(),
-                                                       json.size());
+        // The NUL-terminated overload: RapidJSON's fastest normal parse
+        // (the length-taking one goes through a slower encoded stream).
+        doc->Parse<rapidjson::kParseFullPrecisionFlag>(json.c_str());
       });
   parse.peakRssBytes = peakRssBytes();
   if (doc->HasParseError())
@@ -237,7 +238,7 @@ llvm::Error profileStage(llvm::StringRef path, llvm::StringRef stageName,
   if (stageName == stage::RapidJsonParse) {
     for (unsigned i = 0; i < runs; ++i) {
       rapidjson::Document doc;
-      doc.Parse<rapidjson::kParseFullPrecisionFlag>(json.data(), json.size());
+      doc.Parse<rapidjson::kParseFullPrecisionFlag>(json.c_str());
     }
     return llvm::Error::success();
   }

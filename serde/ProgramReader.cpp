@@ -10,6 +10,7 @@
 
 #include "serde/ProgramReader.h"
 #include "serde/PyJsonWriter.h"
+#include "serde/StreamingReader.h"
 
 #include "ir/Enums.h"
 #include "ir/Graph.h"
@@ -1640,6 +1641,9 @@ int64_t peekMajor(const rapidjson::Document &doc) {
 } // namespace
 
 llvm::Expected<ExportedProgram> readProgram(llvm::StringRef json, const ReadOptions &options) {
+  if (options.useStreamingReader)
+    if (std::optional<ExportedProgram> ep = readProgramStreaming(json, options))
+      return std::move(*ep);
   // In-situ parsing needs a writable, NUL-terminated copy.
   std::string buffer(json.data(), json.size());
   rapidjson::Document doc;

@@ -52,6 +52,9 @@ struct ReadOptions {
   size_t maxStringLength = size_t(1) << 30;
   /// Upgraders for programs whose major differs from SchemaMajor.
   std::vector<SchemaUpgrader> upgraders;
+  /// Try the one-pass reader (serde/StreamingReader.h) first. It gives the
+  /// same result; turning it off forces the DOM reader (tests, benchmarks).
+  bool useStreamingReader = true;
 };
 
 /// Parses a whole program from JSON text.
