@@ -688,10 +688,24 @@ void Differ::diffGraph(const Graph &ga, const Graph &gb, const GraphSignature *s
     indexA[&na] = orderA.size();
     orderA.push_back(&na);
   }
+  // For each B node, the A index of the next matched B node's partner:
+  // removals in a gap print before the additions in it.
+  std::vector<const Node *> orderB;
+  for (const Node &nb : gb.getNodes())
+    orderB.push_back(&nb);
+  std::vector<size_t> nextPartner(orderB.size() + 1, orderA.size());
+  for (size_t k = orderB.size(); k-- > 0;) {
+    auto it = bToA.find(orderB[k]);
+    nextPartner[k] = it == bToA.end() ? nextPartner[k + 1] : indexA[it->second];
+  }
   size_t nextA = 0;
-  for (const Node &nb : gb.getNodes()) {
+  for (size_t k = 0; k < orderB.size(); ++k) {
+    const Node &nb = *orderB[k];
     auto it = bToA.find(&nb);
     if (it == bToA.end()) {
+      for (; nextA < nextPartner[k]; ++nextA)
+        if (!aToB.count(orderA[nextA]))
+          removedChange(*orderA[nextA]);
       NodeChange c;
       c.kind = NodeChangeKind::Added;
       c.graphPath = path;
