@@ -275,6 +275,7 @@ void DotWriter::run() {
   os << "digraph program {\n";
   os << "  compound=true;\n";
   os << "  rankdir=TB;\n";
+  os << "  graph [fontname=\"Helvetica\", fontsize=11];\n";
   os << "  node [fontname=\"Helvetica\", fontsize=10];\n";
   os << "  edge [fontname=\"Helvetica\", fontsize=9, color=\"#555555\"];\n";
   worklist.push_back(GraphItem{&ep.getGraph(), "g0", ""});
