@@ -150,16 +150,19 @@ bool isIntegerValue(const Expr &e, int64_t value) {
 }
 
 /// True when `1/base` would not parse back: the parser refuses a division by
-/// an exact zero, alone or as a factor of a product. Such powers are printed
-/// as `base**(-1)` instead.
+/// an exact zero, alone or as a factor of a product (products nested in
+/// products are flattened when read back, so their factors count too). Such
+/// powers are printed as `base**(-1)` instead.
 bool isZeroDivisor(const Expr &base) {
-  if (isIntegerValue(base, 0))
-    return true;
-  if (base.kind() != ExprKind::Mul)
-    return false;
-  for (const Expr &factor : base.operands())
-    if (isIntegerValue(factor, 0))
+  llvm::SmallVector<const Expr *, 8> work{&base};
+  while (!work.empty()) {
+    const Expr *e = work.pop_back_val();
+    if (isIntegerValue(*e, 0))
       return true;
+    if (e->kind() == ExprKind::Mul)
+      for (const Expr &factor : e->operands())
+        work.push_back(&factor);
+  }
   return false;
 }
 

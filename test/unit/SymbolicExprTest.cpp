@@ -800,6 +800,18 @@ TEST(SymbolicExprTest, FuzzFindingsStayFixed) {
     EXPECT_EQ(again, e) << plain;
     EXPECT_EQ(toString(again, Form::Plain), plain);
   }
+  // A zero inside a nested product: the plain form flattens products when
+  // read back, so the zero still ends up in the divisor.
+  Expr nested = parseOk("Mul(Integer(2), Pow(Mul(Mul(Integer(0), "
+                        "Symbol('s1')), Symbol('s0')), Integer(-1)))");
+  ASSERT_FALSE(nested.isNull());
+  std::string plain = toString(nested, Form::Plain);
+  Expr again = parseOk(plain);
+  ASSERT_FALSE(again.isNull()) << plain;
+  // The nested product is flattened once; after that the text is stable.
+  std::string flattened = toString(again, Form::Plain);
+  EXPECT_EQ(flattened, "2*(0*s1*s0)**(-1)");
+  EXPECT_EQ(toString(parseOk(flattened), Form::Plain), flattened);
   // Divisions by non-zero values keep sympy's spelling.
   EXPECT_EQ(toString(parseOk("Pow(Symbol('s0'), Integer(-1))")), "1/s0");
 }
