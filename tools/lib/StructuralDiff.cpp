@@ -291,6 +291,67 @@ struct GraphHashes {
 // The differ
 //===----------------------------------------------------------------------===//
 
+/// Largest left-over middle (A nodes x B nodes) aligned by a longest common
+/// subsequence; bigger middles keep only their common prefix and suffix.
+constexpr size_t kMaxAlignCells = size_t(1) << 22;
+
+/// Pairs nodes that neither structure nor names matched, by position: the
+/// unmatched nodes of each side in program order are aligned on equal
+/// calls' shape (target, input and output counts) — their common prefix,
+/// common suffix, and a longest common subsequence of the middle when it is
+/// small. This catches nodes whose input changed *and* whose name changed,
+/// such as everything after an inserted node in a renamed program.
+void alignLeftovers(const Graph &ga, const Graph &gb,
+                    const llvm::DenseMap<const Node *, const Node *> &aToB,
+                    const llvm::DenseMap<const Node *, const Node *> &bToA,
+                    llvm::function_ref<void(const Node *, const Node *)> pair) {
+  std::vector<const Node *> restA, restB;
+  for (const Node &na : ga.getNodes())
+    if (!aToB.count(&na))
+      restA.push_back(&na);
+  for (const Node &nb : gb.getNodes())
+    if (!bToA.count(&nb))
+      restB.push_back(&nb);
+  auto sameShape = [](const Node *x, const Node *y) {
+    return x->getTarget() == y->getTarget() && x->getInputs().size() == y->getInputs().size() &&
+           x->getOutputs().size() == y->getOutputs().size();
+  };
+  size_t lo = 0;
+  while (lo < restA.size() && lo < restB.size() && sameShape(restA[lo], restB[lo]))
+    ++lo;
+  size_t hiA = restA.size(), hiB = restB.size();
+  while (hiA > lo && hiB > lo && sameShape(restA[hiA - 1], restB[hiB - 1]))
+    --hiA, --hiB;
+  std::vector<std::pair<const Node *, const Node *>> pairs;
+  for (size_t i = 0; i < lo; ++i)
+    pairs.emplace_back(restA[i], restB[i]);
+  for (size_t i = 0; hiA + i < restA.size(); ++i)
+    pairs.emplace_back(restA[hiA + i], restB[hiB + i]);
+  size_t n = hiA - lo, m = hiB - lo;
+  if (n && m && (n + 1) * (m + 1) <= kMaxAlignCells) {
+    // lcs[i][j]: LCS length of restA[lo+i..hiA) and restB[lo+j..hiB).
+    std::vector<uint32_t> lcs((n + 1) * (m + 1), 0);
+    auto at = [&](size_t i, size_t j) -> uint32_t & { return lcs[i * (m + 1) + j]; };
+    for (size_t i = n; i-- > 0;)
+      for (size_t j = m; j-- > 0;)
+        at(i, j) = sameShape(restA[lo + i], restB[lo + j])
+                       ? at(i + 1, j + 1) + 1
+                       : std::max(at(i + 1, j), at(i, j + 1));
+    for (size_t i = 0, j = 0; i < n && j < m;) {
+      if (sameShape(restA[lo + i], restB[lo + j]) && at(i, j) == at(i + 1, j + 1) + 1) {
+        pairs.emplace_back(restA[lo + i], restB[lo + j]);
+        ++i, ++j;
+      } else if (at(i + 1, j) >= at(i, j + 1)) {
+        ++i;
+      } else {
+        ++j;
+      }
+    }
+  }
+  for (auto &[na, nb] : pairs)
+    pair(na, nb);
+}
+
 class Differ {
 public:
   Differ(const ExportedProgram &a, const ExportedProgram &b, const DiffOptions &options)
@@ -540,6 +601,15 @@ void Differ::diffGraph(const Graph &ga, const Graph &gb, const GraphSignature *s
     }
     drain();
   }
+  alignLeftovers(ga, gb, aToB, bToA, pair);
+  // Pairs made by position enable exact matches after them.
+  for (const Node &na : ga.getNodes())
+    if (aToB.count(&na))
+      work.push_back(&na);
+  for (const Node &nb : gb.getNodes())
+    if (bToA.count(&nb))
+      work.push_back(&nb);
+  drain();
 
   // Compare the pairs and interleave removed/added nodes in B's order.
   auto refClass = [&](const Use *u) -> uint64_t {

@@ -17,7 +17,11 @@
 //     over the *matched* counterparts of their inputs (a node whose own call
 //     is unchanged but whose input changed upstream), then by equal names
 //     (unless names are ignored). Rounds repeat while they find matches.
-//  3. Whatever is still unmatched is removed (only in A) or added (only in
+//  3. The rest are aligned by position: the unmatched nodes of each side,
+//     in program order, pair up where their targets (and input and output
+//     counts) agree — common prefix, common suffix, and a longest common
+//     subsequence of the middle when it is small.
+//  4. Whatever is still unmatched is removed (only in A) or added (only in
 //     B). Matched higher-order ops have their subgraphs compared the same
 //     way, pairwise by argument position.
 //
