@@ -29,12 +29,14 @@ class TagAtenNodesPass : public pt2ir::Pass {
 public:
   llvm::StringRef getName() const override { return "tag-aten-nodes"; }
 
-  llvm::Expected<bool> run(pt2ir::ExportedProgram &ep, pt2ir::PassContext &) override {
+  llvm::Expected<bool> run(pt2ir::ExportedProgram &ep,
+                           pt2ir::PassContext &) override {
     bool changed = false;
     for (pt2ir::Node &node : ep.getGraph().getNodes()) {
       if (!node.getTarget().starts_with("torch.ops.aten."))
         continue;
-      pt2ir::setMetadata(node.getMetadata(), ep.intern("consumer_tag"), ep.intern("seen"));
+      pt2ir::setMetadata(node.getMetadata(), ep.intern("consumer_tag"),
+                         ep.intern("seen"));
       addStatistic("nodes-tagged");
       changed = true;
     }
@@ -64,8 +66,9 @@ int main(int argc, char **argv) {
     auto diags = pt2ir::verifyProgram(ep);
     if (!pt2ir::hasErrors(diags))
       return llvm::Error::success();
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
-                                   pt2ir::formatDiagnosticBody(diags.front()).c_str());
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(), "%s",
+        pt2ir::formatDiagnosticBody(diags.front()).c_str());
   });
   if (auto err = manager.run(*program))
     return fail(std::move(err));
@@ -76,7 +79,8 @@ int main(int argc, char **argv) {
   pt2ir::ProgramStats stats = pt2ir::computeStats(*program);
   llvm::outs() << "nodes: " << stats.nodeCount << "\n";
 
-  if (auto err = pt2ir::writeFileAtomically(argv[2], pt2ir::writeProgram(*program)))
+  if (auto err =
+          pt2ir::writeFileAtomically(argv[2], pt2ir::writeProgram(*program)))
     return fail(std::move(err));
   return 0;
 }

@@ -17,6 +17,7 @@ int main(int argc, char **argv) {
     llvm::errs() << llvm::toString(program.takeError()) << "\n";
     return 1;
   }
-  llvm::outs() << "pkg-config consumer: " << program->getGraph().size() << " nodes\n";
+  llvm::outs() << "pkg-config consumer: " << program->getGraph().size()
+               << " nodes\n";
   return 0;
 }

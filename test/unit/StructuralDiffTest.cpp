@@ -21,13 +21,16 @@ using namespace pt2ir::testing;
 namespace {
 
 /// x -> relu(r1) -> neg(r2) -> add(r2, 1) (r3); names configurable.
-std::string chain(const std::string &r1, const std::string &r2, const std::string &r3,
-                  int64_t constant = 1) {
+std::string chain(const std::string &r1, const std::string &r2,
+                  const std::string &r3, int64_t constant = 1) {
   GraphSpec g;
   g.inputs = {"x"};
-  g.nodes = {nodeJson("torch.ops.aten.relu.default", {{"self", tensorArg("x")}}, {tensorArg(r1)}, r1),
-             nodeJson("torch.ops.aten.neg.default", {{"self", tensorArg(r1)}}, {tensorArg(r2)}, r2),
-             nodeJson("torch.ops.aten.add.Tensor", {{"self", tensorArg(r2)}, {"other", intArg(constant)}},
+  g.nodes = {nodeJson("torch.ops.aten.relu.default", {{"self", tensorArg("x")}},
+                      {tensorArg(r1)}, r1),
+             nodeJson("torch.ops.aten.neg.default", {{"self", tensorArg(r1)}},
+                      {tensorArg(r2)}, r2),
+             nodeJson("torch.ops.aten.add.Tensor",
+                      {{"self", tensorArg(r2)}, {"other", intArg(constant)}},
                       {tensorArg(r3)}, r3)};
   g.outputs = {r3};
   g.f32({"x", r1, r2, r3});
@@ -78,10 +81,14 @@ TEST(StructuralDiff, DuplicatesMatchByOccurrence) {
   auto twoRelus = [](const std::string &first, const std::string &second) {
     GraphSpec g;
     g.inputs = {"x"};
-    g.nodes = {nodeJson("torch.ops.aten.relu.default", {{"self", tensorArg("x")}}, {tensorArg(first)}, first),
-               nodeJson("torch.ops.aten.relu.default", {{"self", tensorArg("x")}}, {tensorArg(second)}, second),
-               nodeJson("torch.ops.aten.sub.Tensor", {{"self", tensorArg(first)}, {"other", tensorArg(second)}},
-                        {tensorArg("d")}, "d")};
+    g.nodes = {
+        nodeJson("torch.ops.aten.relu.default", {{"self", tensorArg("x")}},
+                 {tensorArg(first)}, first),
+        nodeJson("torch.ops.aten.relu.default", {{"self", tensorArg("x")}},
+                 {tensorArg(second)}, second),
+        nodeJson("torch.ops.aten.sub.Tensor",
+                 {{"self", tensorArg(first)}, {"other", tensorArg(second)}},
+                 {tensorArg("d")}, "d")};
     g.outputs = {"d"};
     g.f32({"x", first, second, "d"});
     return programJson(g);
@@ -99,11 +106,13 @@ TEST(StructuralDiff, DuplicatesMatchByOccurrence) {
 TEST(StructuralDiff, AddedAndRemovedNodes) {
   GraphSpec g;
   g.inputs = {"x"};
-  g.nodes = {nodeJson("torch.ops.aten.relu.default", {{"self", tensorArg("x")}}, {tensorArg("r")}, "r")};
+  g.nodes = {nodeJson("torch.ops.aten.relu.default", {{"self", tensorArg("x")}},
+                      {tensorArg("r")}, "r")};
   g.outputs = {"r"};
   g.f32({"x", "r"});
   GraphSpec h = g;
-  h.nodes = {nodeJson("torch.ops.aten.sigmoid.default", {{"self", tensorArg("x")}}, {tensorArg("s")}, "s")};
+  h.nodes = {nodeJson("torch.ops.aten.sigmoid.default",
+                      {{"self", tensorArg("x")}}, {tensorArg("s")}, "s")};
   h.outputs = {"s"};
   h.f32({"s"});
   ExportedProgram a = readOrFail(programJson(g));
@@ -124,7 +133,8 @@ TEST(StructuralDiff, AddedAndRemovedNodes) {
   ASSERT_TRUE(root);
   EXPECT_EQ(root->getBoolean("equal"), false);
   EXPECT_EQ(root->getObject("summary")->getInteger("added"), 1);
-  EXPECT_EQ((*root->getArray("nodes"))[0].getAsObject()->getString("change"), "removed");
+  EXPECT_EQ((*root->getArray("nodes"))[0].getAsObject()->getString("change"),
+            "removed");
 }
 
 TEST(StructuralDiff, IgnoreWords) {
@@ -132,12 +142,16 @@ TEST(StructuralDiff, IgnoreWords) {
   EXPECT_FALSE(bool(applyDiffIgnore("names,types", options)));
   EXPECT_TRUE(options.ignoreNames);
   EXPECT_TRUE(options.ignoreTypes);
-  EXPECT_FALSE(bool(applyDiffIgnore("stack_trace, metadata:debug_handle", options)));
-  EXPECT_EQ(options.ignoreMetadataKeys, (std::vector<std::string>{"stack_trace", "debug_handle"}));
+  EXPECT_FALSE(
+      bool(applyDiffIgnore("stack_trace, metadata:debug_handle", options)));
+  EXPECT_EQ(options.ignoreMetadataKeys,
+            (std::vector<std::string>{"stack_trace", "debug_handle"}));
   llvm::Error err = applyDiffIgnore("nonsense", options);
   ASSERT_TRUE(bool(err));
   std::string message = llvm::toString(std::move(err));
-  EXPECT_NE(message.find("unknown --ignore category 'nonsense'"), std::string::npos) << message;
+  EXPECT_NE(message.find("unknown --ignore category 'nonsense'"),
+            std::string::npos)
+      << message;
   EXPECT_NE(message.find("range_constraints"), std::string::npos) << message;
 }
 

@@ -1,4 +1,4 @@
-//===- ToolsTest.cpp - Python names, DOT escaping, stats helpers, progress -===//
+//===- ToolsTest.cpp - Python names, DOT labels, stats, progress ----------===//
 //
 // Unit tests for the pieces of tools/lib that the lit tests reach only
 // indirectly: identifier mangling and string literals of the Python listing,
@@ -47,7 +47,8 @@ TEST(PythonNames, Sanitize) {
   EXPECT_EQ(sanitizePythonIdentifier("__debug__"), "__debug___");
   EXPECT_EQ(sanitizePythonIdentifier("True"), "True_");
   for (llvm::StringRef name : {"from", "1x", "", "a b", "lambda", "x\ny"})
-    EXPECT_TRUE(isValidPythonIdentifier(sanitizePythonIdentifier(name))) << name.str();
+    EXPECT_TRUE(isValidPythonIdentifier(sanitizePythonIdentifier(name)))
+        << name.str();
 }
 
 TEST(PythonNames, TableIsConsistentAndUnique) {
@@ -80,9 +81,10 @@ TEST(PythonNames, StringLiterals) {
 TEST(PythonEmitter, ListingOfASmallProgram) {
   GraphSpec g;
   g.inputs = {"x"};
-  g.nodes = {nodeJson("torch.ops.aten.relu.default", {{"self", tensorArg("x")}}, {tensorArg("class")},
-                      "class"),
-             nodeJson("torch.ops.aten.add.Tensor", {{"self", tensorArg("class")}, {"other", intArg(1)}},
+  g.nodes = {nodeJson("torch.ops.aten.relu.default", {{"self", tensorArg("x")}},
+                      {tensorArg("class")}, "class"),
+             nodeJson("torch.ops.aten.add.Tensor",
+                      {{"self", tensorArg("class")}, {"other", intArg(1)}},
                       {tensorArg("y")}, "y")};
   g.outputs = {"y"};
   g.f32({"x", "class", "y"});
@@ -91,8 +93,13 @@ TEST(PythonEmitter, ListingOfASmallProgram) {
   llvm::raw_string_ostream os(out);
   emitPython(os, ep);
   EXPECT_NE(out.find("def forward(self, x):\n"), std::string::npos) << out;
-  EXPECT_NE(out.find("    class_ = torch.ops.aten.relu.default(x)  # f32[2]\n"), std::string::npos) << out;
-  EXPECT_NE(out.find("    y = torch.ops.aten.add.Tensor(class_, 1)  # f32[2]\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("    class_ = torch.ops.aten.relu.default(x)  # f32[2]\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(
+      out.find("    y = torch.ops.aten.add.Tensor(class_, 1)  # f32[2]\n"),
+      std::string::npos)
+      << out;
   EXPECT_NE(out.find("    return (y,)\n"), std::string::npos) << out;
 
   EmitOptions noTypes;
@@ -100,7 +107,9 @@ TEST(PythonEmitter, ListingOfASmallProgram) {
   std::string bare;
   llvm::raw_string_ostream bos(bare);
   emitPython(bos, ep, noTypes);
-  EXPECT_NE(bare.find("    y = torch.ops.aten.add.Tensor(class_, 1)\n"), std::string::npos) << bare;
+  EXPECT_NE(bare.find("    y = torch.ops.aten.add.Tensor(class_, 1)\n"),
+            std::string::npos)
+      << bare;
 }
 
 TEST(DotEmitter, Escaping) {
@@ -115,7 +124,8 @@ TEST(DotEmitter, Escaping) {
 TEST(DotEmitter, EveryNodeAndEdgeOfASmallProgram) {
   GraphSpec g;
   g.inputs = {"x"};
-  g.nodes = {nodeJson("torch.ops.aten.relu.default", {{"self", tensorArg("x")}}, {tensorArg("r")}, "r")};
+  g.nodes = {nodeJson("torch.ops.aten.relu.default", {{"self", tensorArg("x")}},
+                      {tensorArg("r")}, "r")};
   g.outputs = {"r"};
   g.f32({"x", "r"});
   ExportedProgram ep = readOrFail(programJson(g));
@@ -123,8 +133,12 @@ TEST(DotEmitter, EveryNodeAndEdgeOfASmallProgram) {
   llvm::raw_string_ostream os(out);
   emitDot(os, ep);
   EXPECT_EQ(out.rfind("digraph program {\n", 0), 0u) << out;
-  EXPECT_NE(out.find("g0_in0 [label=\"x\\nuser_input\\nf32[2]\""), std::string::npos) << out;
-  EXPECT_NE(out.find("g0_n0 [label=\"r\\naten.relu.default\\nf32[2]\""), std::string::npos) << out;
+  EXPECT_NE(out.find("g0_in0 [label=\"x\\nuser_input\\nf32[2]\""),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("g0_n0 [label=\"r\\naten.relu.default\\nf32[2]\""),
+            std::string::npos)
+      << out;
   EXPECT_NE(out.find("g0_in0 -> g0_n0;"), std::string::npos) << out;
   EXPECT_NE(out.find("g0_n0 -> g0_out0;"), std::string::npos) << out;
   EXPECT_EQ(out.substr(out.size() - 2), "}\n");
@@ -152,7 +166,8 @@ TEST(Stats, ElementCounts) {
   EXPECT_EQ(elementCountExpr(sizes({S0, "4"})), "4*s0");
   EXPECT_EQ(elementCountExpr(sizes({S0, "4"}), 4), "16*s0");
   EXPECT_EQ(elementCountExpr(sizes({S1, S0})), "(s1 + 1)*s0");
-  EXPECT_EQ(elementCountExpr(sizes({"4611686018427387904", "4"})), "") << "overflow";
+  EXPECT_EQ(elementCountExpr(sizes({"4611686018427387904", "4"})), "")
+      << "overflow";
   EXPECT_EQ(elementCountExpr(sizes({Bad})), "") << "unparsable";
 }
 
@@ -201,7 +216,8 @@ TEST(Progress, DrawsAfterADelayAndErasesAtTheEnd) {
   std::string out;
   llvm::raw_string_ostream os(out);
   {
-    Progress p("reading x.pt2", 4096, Progress::Unit::Bytes, os, /*enabled=*/true);
+    Progress p("reading x.pt2", 4096, Progress::Unit::Bytes, os,
+               /*enabled=*/true);
     p.update(1024);
     EXPECT_EQ(out, "") << "short work draws nothing";
     std::this_thread::sleep_for(std::chrono::milliseconds(350));

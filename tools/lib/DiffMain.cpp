@@ -24,38 +24,49 @@ enum class DiffFormat { Text, Json };
 
 struct DiffCLOptions {
   llvm::cl::OptionCategory category{"pt2-diff options"};
-  llvm::cl::opt<std::string> inputA{llvm::cl::Positional, llvm::cl::Required,
-                                    llvm::cl::desc("<old program: .json, .pt2 or ->"),
-                                    llvm::cl::cat(category)};
-  llvm::cl::opt<std::string> inputB{llvm::cl::Positional, llvm::cl::Required,
-                                    llvm::cl::desc("<new program: .json, .pt2 or ->"),
-                                    llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> inputA{
+      llvm::cl::Positional, llvm::cl::Required,
+      llvm::cl::desc("<old program: .json, .pt2 or ->"),
+      llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> inputB{
+      llvm::cl::Positional, llvm::cl::Required,
+      llvm::cl::desc("<new program: .json, .pt2 or ->"),
+      llvm::cl::cat(category)};
   llvm::cl::opt<DiffFormat> format{
-      "format", llvm::cl::desc("Output format"), llvm::cl::init(DiffFormat::Text),
-      llvm::cl::values(clEnumValN(DiffFormat::Text, "text", "a readable listing (default)"),
-                       clEnumValN(DiffFormat::Json, "json", "a JSON document")),
+      "format", llvm::cl::desc("Output format"),
+      llvm::cl::init(DiffFormat::Text),
+      llvm::cl::values(
+          clEnumValN(DiffFormat::Text, "text", "a readable listing (default)"),
+          clEnumValN(DiffFormat::Json, "json", "a JSON document")),
       llvm::cl::cat(category)};
   llvm::cl::list<std::string> ignore{
       "ignore",
-      llvm::cl::desc("Leave out of the comparison (comma-separated): names, metadata, types, "
-                     "range_constraints, signature, versions, or a node metadata key "
-                     "(stack_trace, nn_module_stack, ..., metadata:<key>)"),
-      llvm::cl::value_desc("what"), llvm::cl::CommaSeparated, llvm::cl::cat(category)};
-  llvm::cl::opt<std::string> model{"model",
-                                   llvm::cl::desc("Compare only this model of .pt2 archives"),
-                                   llvm::cl::value_desc("name"), llvm::cl::cat(category)};
-  llvm::cl::opt<bool> quiet{"q", llvm::cl::desc("Print nothing; only the exit status tells"),
-                            llvm::cl::cat(category)};
+      llvm::cl::desc(
+          "Leave out of the comparison (comma-separated): names, metadata, "
+          "types, "
+          "range_constraints, signature, versions, or a node metadata key "
+          "(stack_trace, nn_module_stack, ..., metadata:<key>)"),
+      llvm::cl::value_desc("what"), llvm::cl::CommaSeparated,
+      llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> model{
+      "model", llvm::cl::desc("Compare only this model of .pt2 archives"),
+      llvm::cl::value_desc("name"), llvm::cl::cat(category)};
+  llvm::cl::opt<bool> quiet{
+      "q", llvm::cl::desc("Print nothing; only the exit status tells"),
+      llvm::cl::cat(category)};
   llvm::cl::list<std::string> opSchemas{
-      "op-schemas", llvm::cl::desc("Register custom operator schemas, one per line"),
+      "op-schemas",
+      llvm::cl::desc("Register custom operator schemas, one per line"),
       llvm::cl::value_desc("file"), llvm::cl::cat(category)};
   llvm::cl::list<std::string> extensionSchemas{
       "extension-schemas",
-      llvm::cl::desc("Register extension namespaces for '#ns:op' targets from schemas"),
+      llvm::cl::desc(
+          "Register extension namespaces for '#ns:op' targets from schemas"),
       llvm::cl::value_desc("file"), llvm::cl::cat(category)};
   llvm::cl::opt<bool> allowUnregisteredExtensions{
       "allow-unregistered-extensions",
-      llvm::cl::desc("Keep '#ns:op' targets of unregistered namespaces as opaque strings"),
+      llvm::cl::desc(
+          "Keep '#ns:op' targets of unregistered namespaces as opaque strings"),
       llvm::cl::cat(category)};
 };
 
@@ -102,8 +113,9 @@ int pt2DiffMain(int argc, char **argv) {
   readOptions.registry = registry->get();
   readOptions.allowUnregisteredExtensions = opts.allowUnregisteredExtensions;
   if (opts.inputA == "-" && opts.inputB == "-")
-    return reportError(llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                               "only one input can be standard input"));
+    return reportError(
+        llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                "only one input can be standard input"));
   auto a = loadInput(opts.inputA, readOptions, opts.model);
   if (!a)
     return reportError(a.takeError());
@@ -128,8 +140,9 @@ int pt2DiffMain(int argc, char **argv) {
         onlyInA.push_back(pa.modelName);
     }
     for (const LoadedProgram &pb : b->programs)
-      if (llvm::none_of(a->programs,
-                        [&](const LoadedProgram &pa) { return pa.modelName == pb.modelName; }))
+      if (llvm::none_of(a->programs, [&](const LoadedProgram &pa) {
+            return pa.modelName == pb.modelName;
+          }))
         onlyInB.push_back(pb.modelName);
   }
 
@@ -138,7 +151,9 @@ int pt2DiffMain(int argc, char **argv) {
     totalNodes += pa->program.getGraph().size() + pb->program.getGraph().size();
   Progress progress("comparing", totalNodes);
   uint64_t doneBefore = 0;
-  diffOptions.onProgress = [&](uint64_t done, uint64_t) { progress.update(doneBefore + done); };
+  diffOptions.onProgress = [&](uint64_t done, uint64_t) {
+    progress.update(doneBefore + done);
+  };
 
   std::vector<ModuleDiff> results;
   for (auto &[pa, pb] : pairs) {
@@ -149,7 +164,9 @@ int pt2DiffMain(int argc, char **argv) {
   progress.finish();
 
   bool equal = onlyInA.empty() && onlyInB.empty() &&
-               llvm::all_of(results, [](const ModuleDiff &m) { return m.diff.isEqual(); });
+               llvm::all_of(results, [](const ModuleDiff &m) {
+                 return m.diff.isEqual();
+               });
   if (opts.quiet)
     return equal ? ExitEqual : ExitDifferent;
 

@@ -1,4 +1,4 @@
-//===- DiffMain.h - pt2-diff driver entry point -------------------*- C++ -*-===//
+//===- DiffMain.h - pt2-diff driver entry point -----------------*- C++ -*-===//
 //
 // pt2-diff A B: compares two programs (JSON files or `.pt2` archives)
 // structurally (tools/lib/StructuralDiff.h) and prints what changed, as text

@@ -58,22 +58,32 @@ constexpr Colors OpColors{"#ffffff", "#333333"};
 
 Colors inputColors(InputKind kind) {
   switch (kind) {
-  case InputKind::Parameter: return ParameterColors;
-  case InputKind::Buffer: return BufferColors;
-  case InputKind::UserInput: return UserColors;
-  case InputKind::Token: return TokenColors;
-  default: return ConstantColors;
+  case InputKind::Parameter:
+    return ParameterColors;
+  case InputKind::Buffer:
+    return BufferColors;
+  case InputKind::UserInput:
+    return UserColors;
+  case InputKind::Token:
+    return TokenColors;
+  default:
+    return ConstantColors;
   }
 }
 
 Colors outputColors(OutputKind kind) {
   switch (kind) {
-  case OutputKind::BufferMutation: return BufferColors;
+  case OutputKind::BufferMutation:
+    return BufferColors;
   case OutputKind::ParameterMutation:
-  case OutputKind::GradientToParameter: return ParameterColors;
-  case OutputKind::LossOutput: return LossColors;
-  case OutputKind::Token: return TokenColors;
-  default: return UserColors;
+  case OutputKind::GradientToParameter:
+    return ParameterColors;
+  case OutputKind::LossOutput:
+    return LossColors;
+  case OutputKind::Token:
+    return TokenColors;
+  default:
+    return UserColors;
   }
 }
 
@@ -87,13 +97,15 @@ struct GraphItem {
 
 class DotWriter {
 public:
-  DotWriter(llvm::raw_ostream &os, const ExportedProgram &ep, const EmitOptions &options)
+  DotWriter(llvm::raw_ostream &os, const ExportedProgram &ep,
+            const EmitOptions &options)
       : os(os), ep(ep), options(options) {}
   void run();
 
 private:
   void emitGraph(const GraphItem &item);
-  void emitInputs(const GraphItem &item, llvm::DenseMap<const Value *, std::string> &ids);
+  void emitInputs(const GraphItem &item,
+                  llvm::DenseMap<const Value *, std::string> &ids);
   void emitOutputs(const GraphItem &item,
                    const llvm::DenseMap<const Value *, std::string> &ids);
   void emitNode(const std::string &id, const Node &node, unsigned indent);
@@ -116,12 +128,14 @@ private:
   std::vector<SubgraphEdge> subgraphEdges;
 };
 
-void DotWriter::attrs(unsigned indent, const std::string &id, const std::string &label,
-                      const char *shape, const char *style, Colors colors,
+void DotWriter::attrs(unsigned indent, const std::string &id,
+                      const std::string &label, const char *shape,
+                      const char *style, Colors colors,
                       const std::string &extra) {
-  os.indent(indent) << id << " [label=\"" << escapeDotString(label) << "\", shape=" << shape
-                    << ", style=\"" << style << "\", fillcolor=\"" << colors.fill
-                    << "\", color=\"" << colors.border << "\"" << extra << "];\n";
+  os.indent(indent) << id << " [label=\"" << escapeDotString(label)
+                    << "\", shape=" << shape << ", style=\"" << style
+                    << "\", fillcolor=\"" << colors.fill << "\", color=\""
+                    << colors.border << "\"" << extra << "];\n";
 }
 
 void DotWriter::emitInputs(const GraphItem &item,
@@ -157,14 +171,16 @@ void DotWriter::emitInputs(const GraphItem &item,
     bool nonPersistent = sig && i < sig->inputSpecs.size() &&
                          sig->inputSpecs[i].kind == InputKind::Buffer &&
                          !sig->inputSpecs[i].persistent;
-    attrs(indent, id, label, "box", nonPersistent ? "filled,dashed" : "filled", colors);
+    attrs(indent, id, label, "box", nonPersistent ? "filled,dashed" : "filled",
+          colors);
     if (v)
       ids[v] = id;
   }
 }
 
-void DotWriter::emitOutputs(const GraphItem &item,
-                            const llvm::DenseMap<const Value *, std::string> &ids) {
+void DotWriter::emitOutputs(
+    const GraphItem &item,
+    const llvm::DenseMap<const Value *, std::string> &ids) {
   const Graph &g = *item.graph;
   bool topLevel = item.clusterLabel.empty();
   const GraphSignature *sig = topLevel ? &ep.graphModule.signature : nullptr;
@@ -193,7 +209,8 @@ void DotWriter::emitOutputs(const GraphItem &item,
   }
 }
 
-void DotWriter::emitNode(const std::string &id, const Node &node, unsigned indent) {
+void DotWriter::emitNode(const std::string &id, const Node &node,
+                         unsigned indent) {
   llvm::StringRef target = node.getTarget();
   std::string label = node.getName().str() + "\n" + shortTarget(target).str();
   if (options.showTypes) {
@@ -214,7 +231,8 @@ void DotWriter::emitNode(const std::string &id, const Node &node, unsigned inden
   if (isSymbolicOp(node))
     return attrs(indent, id, label, "ellipse", "filled", SymbolicColors, extra);
   if (isHigherOrderOpTarget(target))
-    return attrs(indent, id, label, "box3d", "filled", HigherOrderColors, extra);
+    return attrs(indent, id, label, "box3d", "filled", HigherOrderColors,
+                 extra);
   attrs(indent, id, label, "box", "rounded,filled", OpColors, extra);
 }
 
@@ -257,15 +275,18 @@ void DotWriter::emitGraph(const GraphItem &item) {
         continue;
       const Argument::GraphArg &ga = in.arg.getGraphArg();
       std::string prefix = "g" + std::to_string(worklist.size());
-      worklist.push_back(GraphItem{ga.graph.get(), prefix,
-                                   ga.name.str() + " (" + node.getName().str() + ")"});
-      subgraphEdges.push_back(SubgraphEdge{id, worklist.size() - 1, ga.name.str()});
+      worklist.push_back(
+          GraphItem{ga.graph.get(), prefix,
+                    ga.name.str() + " (" + node.getName().str() + ")"});
+      subgraphEdges.push_back(
+          SubgraphEdge{id, worklist.size() - 1, ga.name.str()});
     }
   }
   emitOutputs(item, ids);
   if (!anchors.count(&g)) {
     anchors[&g] = item.prefix + "_empty";
-    os.indent(indent) << item.prefix << "_empty [label=\"(empty)\", shape=plaintext];\n";
+    os.indent(indent) << item.prefix
+                      << "_empty [label=\"(empty)\", shape=plaintext];\n";
   }
   if (!topLevel)
     os << "  }\n";
@@ -285,15 +306,17 @@ void DotWriter::run() {
   }
   for (const SubgraphEdge &edge : subgraphEdges) {
     const GraphItem &item = worklist[edge.item];
-    os << "  " << edge.from << " -> " << anchors[item.graph] << " [style=dashed, lhead=cluster_"
-       << item.prefix << ", label=\"" << escapeDotString(edge.name) << "\"];\n";
+    os << "  " << edge.from << " -> " << anchors[item.graph]
+       << " [style=dashed, lhead=cluster_" << item.prefix << ", label=\""
+       << escapeDotString(edge.name) << "\"];\n";
   }
   os << "}\n";
 }
 
 } // namespace
 
-void emitDot(llvm::raw_ostream &os, const ExportedProgram &ep, const EmitOptions &options) {
+void emitDot(llvm::raw_ostream &os, const ExportedProgram &ep,
+             const EmitOptions &options) {
   DotWriter(os, ep, options).run();
 }
 

@@ -1,4 +1,4 @@
-//===- DotEmitter.h - The program as a Graphviz picture ----------*- C++ -*-===//
+//===- DotEmitter.h - The program as a Graphviz picture ---------*- C++ -*-===//
 //
 // `pt2-opt --emit=dot`: a Graphviz `digraph` of the program. Each node is a
 // box labelled with its name, its short target (`aten.linear.default`) and

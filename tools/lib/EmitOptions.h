@@ -1,4 +1,4 @@
-//===- EmitOptions.h - Options shared by the program emitters -----*- C++ -*-===//
+//===- EmitOptions.h - Options shared by the program emitters ---*- C++ -*-===//
 //
 // The knobs that the Python listing (PythonEmitter.h) and the Graphviz
 // picture (DotEmitter.h) both understand. Each emitter documents which of

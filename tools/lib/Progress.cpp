@@ -13,10 +13,11 @@ static constexpr std::chrono::milliseconds RedrawInterval(100);
 static constexpr std::chrono::milliseconds InitialDelay(300);
 
 Progress::Progress(llvm::StringRef label, uint64_t total, Unit unit)
-    : Progress(label, total, unit, llvm::errs(), llvm::sys::Process::StandardErrIsDisplayed()) {}
+    : Progress(label, total, unit, llvm::errs(),
+               llvm::sys::Process::StandardErrIsDisplayed()) {}
 
-Progress::Progress(llvm::StringRef label, uint64_t total, Unit unit, llvm::raw_ostream &os,
-                   bool enabled)
+Progress::Progress(llvm::StringRef label, uint64_t total, Unit unit,
+                   llvm::raw_ostream &os, bool enabled)
     : label(label.str()), total(total), unit(unit), os(os), enabled(enabled),
       lastDraw(std::chrono::steady_clock::now()) {}
 
@@ -47,7 +48,8 @@ std::string Progress::render() const {
   if (total) {
     out += " / " + amount(total);
     uint64_t shown = done > total ? total : done;
-    out += " (" + std::to_string(static_cast<unsigned>(shown * 100.0 / total)) + "%)";
+    out += " (" + std::to_string(static_cast<unsigned>(shown * 100.0 / total)) +
+           "%)";
   }
   return out;
 }

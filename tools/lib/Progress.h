@@ -1,4 +1,4 @@
-//===- Progress.h - A progress line on stderr for long work -------*- C++ -*-===//
+//===- Progress.h - A progress line on stderr for long work -----*- C++ -*-===//
 //
 // Long work on big inputs (reading a multi-gigabyte archive, walking a
 // million-node graph) shows how far it got:
@@ -36,8 +36,8 @@ public:
   /// Draws on `os` only when `enabled`; by default, when stderr is a
   /// terminal.
   Progress(llvm::StringRef label, uint64_t total, Unit unit = Unit::Items);
-  Progress(llvm::StringRef label, uint64_t total, Unit unit, llvm::raw_ostream &os,
-           bool enabled);
+  Progress(llvm::StringRef label, uint64_t total, Unit unit,
+           llvm::raw_ostream &os, bool enabled);
   Progress(const Progress &) = delete;
   Progress &operator=(const Progress &) = delete;
   /// Erases the line if one is showing.

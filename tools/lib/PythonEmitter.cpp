@@ -69,10 +69,13 @@ static std::string commentSafe(llvm::StringRef s) {
   return quoted.substr(1, quoted.size() - 2);
 }
 
-void PythonNameTable::reserve(llvm::StringRef identifier) { used.insert(identifier); }
+void PythonNameTable::reserve(llvm::StringRef identifier) {
+  used.insert(identifier);
+}
 
 void PythonNameTable::claim(llvm::StringRef original) {
-  if (assigned.count(original) || !isValidPythonIdentifier(original) || used.contains(original))
+  if (assigned.count(original) || !isValidPythonIdentifier(original) ||
+      used.contains(original))
     return;
   used.insert(original);
   assigned[original] = original.str();
@@ -99,38 +102,50 @@ std::string PythonNameTable::fresh(llvm::StringRef original) {
 //===----------------------------------------------------------------------===//
 
 static llvm::StringRef torchDtypeName(int64_t v) {
-  static const char *const Names[] = {"unknown", "uint8",   "int8",       "int16",     "int32",
-                                      "int64",   "float16", "float32",    "float64",   "complex32",
-                                      "complex64", "complex128", "bool", "bfloat16"};
+  static const char *const Names[] = {
+      "unknown",   "uint8",      "int8",    "int16",   "int32",
+      "int64",     "float16",    "float32", "float64", "complex32",
+      "complex64", "complex128", "bool",    "bfloat16"};
   if (v >= 0 && v <= 13)
     return Names[v];
   switch (v) {
-  case 28: return "uint16";
-  case 29: return "float8_e4m3fn";
-  case 30: return "float8_e5m2";
-  case 31: return "float8_e4m3fnuz";
-  case 32: return "float8_e5m2fnuz";
-  case 33: return "float8_e8m0fnu";
-  case 34: return "uint32";
-  case 35: return "uint64";
-  default: return "";
+  case 28:
+    return "uint16";
+  case 29:
+    return "float8_e4m3fn";
+  case 30:
+    return "float8_e5m2";
+  case 31:
+    return "float8_e4m3fnuz";
+  case 32:
+    return "float8_e5m2fnuz";
+  case 33:
+    return "float8_e8m0fnu";
+  case 34:
+    return "uint32";
+  case 35:
+    return "uint64";
+  default:
+    return "";
   }
 }
 
 static llvm::StringRef torchMemoryFormatName(int64_t v) {
-  static const char *const Names[] = {"", "contiguous_format", "channels_last", "channels_last_3d",
-                                      "preserve_format"};
+  static const char *const Names[] = {"", "contiguous_format", "channels_last",
+                                      "channels_last_3d", "preserve_format"};
   return v >= 0 && v <= 4 ? Names[v] : "";
 }
 
 static llvm::StringRef torchLayoutName(int64_t v) {
-  static const char *const Names[] = {"",           "sparse_coo", "sparse_csr", "sparse_csc",
-                                      "sparse_bsr", "sparse_bsc", "_mkldnn",    "strided"};
+  static const char *const Names[] = {"",           "sparse_coo", "sparse_csr",
+                                      "sparse_csc", "sparse_bsr", "sparse_bsc",
+                                      "_mkldnn",    "strided"};
   return v >= 0 && v <= 7 ? Names[v] : "";
 }
 
 /// `torch.<name>`, or `unknown_enum("<kind>", <v>)` for values torch lacks.
-static std::string torchEnumValue(llvm::StringRef name, llvm::StringRef kind, int64_t v) {
+static std::string torchEnumValue(llvm::StringRef name, llvm::StringRef kind,
+                                  int64_t v) {
   if (!name.empty())
     return ("torch." + name).str();
   return ("unknown_enum(\"" + kind + "\", " + llvm::Twine(v) + ")").str();
@@ -145,18 +160,34 @@ namespace {
 /// Binary `_operator` functions written infix.
 llvm::StringRef infixOperator(llvm::StringRef fn) {
   return llvm::StringSwitch<llvm::StringRef>(fn)
-      .Case("add", "+").Case("sub", "-").Case("mul", "*").Case("truediv", "/")
-      .Case("floordiv", "//").Case("mod", "%").Case("pow", "**")
-      .Case("lshift", "<<").Case("rshift", ">>").Case("and_", "&")
-      .Case("or_", "|").Case("xor", "^").Case("eq", "==").Case("ne", "!=")
-      .Case("lt", "<").Case("le", "<=").Case("gt", ">").Case("ge", ">=")
+      .Case("add", "+")
+      .Case("sub", "-")
+      .Case("mul", "*")
+      .Case("truediv", "/")
+      .Case("floordiv", "//")
+      .Case("mod", "%")
+      .Case("pow", "**")
+      .Case("lshift", "<<")
+      .Case("rshift", ">>")
+      .Case("and_", "&")
+      .Case("or_", "|")
+      .Case("xor", "^")
+      .Case("eq", "==")
+      .Case("ne", "!=")
+      .Case("lt", "<")
+      .Case("le", "<=")
+      .Case("gt", ">")
+      .Case("ge", ">=")
       .Default("");
 }
 
 /// Unary `_operator` functions written prefix.
 llvm::StringRef prefixOperator(llvm::StringRef fn) {
   return llvm::StringSwitch<llvm::StringRef>(fn)
-      .Case("neg", "-").Case("pos", "+").Case("invert", "~").Case("not_", "not ")
+      .Case("neg", "-")
+      .Case("pos", "+")
+      .Case("invert", "~")
+      .Case("not_", "not ")
       .Default("");
 }
 
@@ -173,8 +204,9 @@ constexpr unsigned kMaxArgumentDepth = 128;
 
 /// Names used by the listing itself, reserved in every function.
 constexpr llvm::StringLiteral ReservedNames[] = {
-    "torch", "operator", "math", "float", "complex", "extension_op", "call_target",
-    "unknown_argument", "unknown_enum"};
+    "torch",       "operator",         "math",
+    "float",       "complex",          "extension_op",
+    "call_target", "unknown_argument", "unknown_enum"};
 
 /// One function of the listing: the graph and the names in it.
 struct Function {
@@ -186,7 +218,8 @@ struct Function {
 
 class PythonWriter {
 public:
-  PythonWriter(llvm::raw_ostream &os, const ExportedProgram &ep, const EmitOptions &options)
+  PythonWriter(llvm::raw_ostream &os, const ExportedProgram &ep,
+               const EmitOptions &options)
       : os(os), ep(ep), options(options) {}
 
   void run();
@@ -243,7 +276,8 @@ std::string joinMapped(const Range &items, Fn fn, llvm::StringRef open = "[",
 std::string tupleOf(const std::vector<std::string> &items) {
   if (items.size() == 1)
     return "(" + items[0] + ",)";
-  return joinMapped(items, [](const std::string &s) { return s; }, "(", ")");
+  return joinMapped(
+      items, [](const std::string &s) { return s; }, "(", ")");
 }
 
 /// Operands of infix operators: negative literals get parentheses so
@@ -270,7 +304,8 @@ void PythonWriter::collectFunctions() {
         if (in.arg.getKind() != ArgKind::Graph || !in.arg.getGraphArg().graph)
           continue;
         const Argument::GraphArg &ga = in.arg.getGraphArg();
-        functions.push_back(Function{ga.graph.get(), defNames.fresh(ga.name), false, {}});
+        functions.push_back(
+            Function{ga.graph.get(), defNames.fresh(ga.name), false, {}});
         functionOf[ga.graph.get()] = &functions.back();
       }
   }
@@ -301,8 +336,8 @@ void PythonWriter::prepareNames(Function &fn) {
 
 std::vector<std::string> PythonWriter::parameterNames(Function &fn) {
   std::vector<std::string> out;
-  for (const std::string &name :
-       placeholderNames(*fn.graph, fn.isForward ? &ep.graphModule.signature : nullptr))
+  for (const std::string &name : placeholderNames(
+           *fn.graph, fn.isForward ? &ep.graphModule.signature : nullptr))
     out.push_back(fn.names.lookup(name).str());
   return out;
 }
@@ -318,10 +353,13 @@ std::string PythonWriter::symArg(Function &fn, ArgKind kind, const SymArg &a) {
     return ref(fn, a.ref);
   switch (kind) {
   case ArgKind::SymBool:
-  case ArgKind::SymBools: return pyBool(a.boolValue);
+  case ArgKind::SymBools:
+    return pyBool(a.boolValue);
   case ArgKind::SymFloat:
-  case ArgKind::SymFloats: return pyFloat(a.floatValue);
-  default: return std::to_string(a.intValue);
+  case ArgKind::SymFloats:
+    return pyFloat(a.floatValue);
+  default:
+    return std::to_string(a.intValue);
   }
 }
 
@@ -336,39 +374,53 @@ std::string PythonWriter::calleeOf(llvm::StringRef target) {
   return "call_target(" + pythonStringLiteral(target) + ")";
 }
 
-std::string PythonWriter::argument(Function &fn, const Argument &a, unsigned depth) {
+std::string PythonWriter::argument(Function &fn, const Argument &a,
+                                   unsigned depth) {
   if (depth > kMaxArgumentDepth)
     return "...";
   auto refList = [&](const std::vector<Use *> &refs) {
     return joinMapped(refs, [&](const Use *u) { return ref(fn, u); });
   };
   switch (a.getKind()) {
-  case ArgKind::None: return "None";
+  case ArgKind::None:
+    return "None";
   case ArgKind::Tensor:
   case ArgKind::Token:
-  case ArgKind::OptionalTensor: return ref(fn, a.getRef());
+  case ArgKind::OptionalTensor:
+    return ref(fn, a.getRef());
   case ArgKind::Tensors:
-  case ArgKind::OptionalTensors: return refList(a.getRefs());
-  case ArgKind::NestedTensors: return joinMapped(a.getNestedRefs(), refList);
-  case ArgKind::Int: return std::to_string(a.getInt());
+  case ArgKind::OptionalTensors:
+    return refList(a.getRefs());
+  case ArgKind::NestedTensors:
+    return joinMapped(a.getNestedRefs(), refList);
+  case ArgKind::Int:
+    return std::to_string(a.getInt());
   case ArgKind::Ints:
     return joinMapped(a.getInts(), [](int64_t v) { return std::to_string(v); });
-  case ArgKind::Float: return pyFloat(a.getFloat());
-  case ArgKind::Floats: return joinMapped(a.getFloats(), pyFloat);
-  case ArgKind::String: return pythonStringLiteral(a.getString());
+  case ArgKind::Float:
+    return pyFloat(a.getFloat());
+  case ArgKind::Floats:
+    return joinMapped(a.getFloats(), pyFloat);
+  case ArgKind::String:
+    return pythonStringLiteral(a.getString());
   case ArgKind::Strings:
-    return joinMapped(a.getStrings(), [](llvm::StringRef s) { return pythonStringLiteral(s); });
+    return joinMapped(a.getStrings(),
+                      [](llvm::StringRef s) { return pythonStringLiteral(s); });
   case ArgKind::SymInt:
   case ArgKind::SymBool:
-  case ArgKind::SymFloat: return symArg(fn, a.getKind(), a.getSym());
+  case ArgKind::SymFloat:
+    return symArg(fn, a.getKind(), a.getSym());
   case ArgKind::SymInts:
   case ArgKind::SymBools:
   case ArgKind::SymFloats:
-    return joinMapped(a.getSymList(), [&](const SymArg &s) { return symArg(fn, a.getKind(), s); });
+    return joinMapped(a.getSymList(), [&](const SymArg &s) {
+      return symArg(fn, a.getKind(), s);
+    });
   case ArgKind::ScalarType:
     return torchEnumValue(torchDtypeName(a.getInt()), "dtype", a.getInt());
   case ArgKind::MemoryFormat:
-    return torchEnumValue(torchMemoryFormatName(a.getInt()), "memory_format", a.getInt());
+    return torchEnumValue(torchMemoryFormatName(a.getInt()), "memory_format",
+                          a.getInt());
   case ArgKind::Layout:
     return torchEnumValue(torchLayoutName(a.getInt()), "layout", a.getInt());
   case ArgKind::Device: {
@@ -378,8 +430,10 @@ std::string PythonWriter::argument(Function &fn, const Argument &a, unsigned dep
       out += ", index=" + std::to_string(*d.index);
     return out + ")";
   }
-  case ArgKind::Bool: return pyBool(a.getBool());
-  case ArgKind::Bools: return joinMapped(a.getBools(), pyBool);
+  case ArgKind::Bool:
+    return pyBool(a.getBool());
+  case ArgKind::Bools:
+    return joinMapped(a.getBools(), pyBool);
   case ArgKind::Graph: {
     const Argument::GraphArg &ga = a.getGraphArg();
     auto it = functionOf.find(ga.graph.get());
@@ -387,10 +441,13 @@ std::string PythonWriter::argument(Function &fn, const Argument &a, unsigned dep
       return it->second->defName;
     return fn.names.lookup(ga.name).str();
   }
-  case ArgKind::CustomObj: return ref(fn, a.getCustomObj().ref);
-  case ArgKind::Operator: return calleeOf(a.getString());
+  case ArgKind::CustomObj:
+    return ref(fn, a.getCustomObj().ref);
+  case ArgKind::Operator:
+    return calleeOf(a.getString());
   case ArgKind::Complex:
-    return "complex(" + pyFloat(a.getComplex().real) + ", " + pyFloat(a.getComplex().imag) + ")";
+    return "complex(" + pyFloat(a.getComplex().real) + ", " +
+           pyFloat(a.getComplex().imag) + ")";
   case ArgKind::IntLists:
     // torch reads these back as tuples.
     return joinMapped(a.getIntLists(), [](const std::vector<int64_t> &inner) {
@@ -400,18 +457,20 @@ std::string PythonWriter::argument(Function &fn, const Argument &a, unsigned dep
       return tupleOf(items);
     });
   case ArgKind::FloatLists:
-    return joinMapped(a.getFloatLists(),
-                      [](const std::vector<double> &inner) { return joinMapped(inner, pyFloat); });
+    return joinMapped(a.getFloatLists(), [](const std::vector<double> &inner) {
+      return joinMapped(inner, pyFloat);
+    });
   case ArgKind::StringToArgument:
     return joinMapped(
         a.getStringMap(),
         [&](const auto &entry) {
-          return pythonStringLiteral(entry.first) + ": " + argument(fn, entry.second, depth + 1);
+          return pythonStringLiteral(entry.first) + ": " +
+                 argument(fn, entry.second, depth + 1);
         },
         "{", "}");
   case ArgKind::Unknown:
-    return "unknown_argument(" + pythonStringLiteral(a.getUnknown().key) + ", " +
-           pythonStringLiteral(a.getUnknown().json) + ")";
+    return "unknown_argument(" + pythonStringLiteral(a.getUnknown().key) +
+           ", " + pythonStringLiteral(a.getUnknown().json) + ")";
   }
   return "None";
 }
@@ -424,7 +483,8 @@ std::string PythonWriter::targetsOf(Function &fn, const Node &node) {
     return "";
   auto element = [&](const Argument &out) -> std::string {
     switch (out.getKind()) {
-    case ArgKind::None: return "_";
+    case ArgKind::None:
+      return "_";
     case ArgKind::Tensors:
     case ArgKind::OptionalTensors: {
       std::vector<std::string> names;
@@ -443,9 +503,11 @@ std::string PythonWriter::targetsOf(Function &fn, const Node &node) {
   };
   if (outs.size() == 1) {
     const Argument &only = outs[0];
-    bool isList = only.getKind() == ArgKind::Tensors || only.getKind() == ArgKind::OptionalTensors;
+    bool isList = only.getKind() == ArgKind::Tensors ||
+                  only.getKind() == ArgKind::OptionalTensors;
     if (isList) {
-      // A single list return unpacks directly: `getitem, getitem_1 = split(...)`.
+      // A single list return unpacks directly: `getitem, getitem_1 =
+      // split(...)`.
       std::string list = element(only);
       std::string inner = list.substr(1, list.size() - 2);
       if (only.getRefs().empty())
@@ -454,7 +516,8 @@ std::string PythonWriter::targetsOf(Function &fn, const Node &node) {
     }
     std::string one = element(only);
     // A higher-order op that returns a 1-tuple unpacks it.
-    if (node.getIsHopSingleTensorReturn() == false && isHigherOrderOpTarget(node.getTarget()))
+    if (node.getIsHopSingleTensorReturn() == false &&
+        isHigherOrderOpTarget(node.getTarget()))
       return one + ",";
     return one;
   }
@@ -471,15 +534,19 @@ std::string PythonWriter::callOf(Function &fn, const Node &node) {
   const std::vector<NamedArgument> &inputs = node.getInputs();
   llvm::StringRef target = node.getTarget();
   llvm::StringRef opName = target;
-  bool allPositional = llvm::all_of(inputs, [](const NamedArgument &in) { return !in.isKeyword(); });
+  bool allPositional = llvm::all_of(
+      inputs, [](const NamedArgument &in) { return !in.isKeyword(); });
   if (opName.consume_front("_operator.") && allPositional) {
     if (inputs.size() == 2 && !infixOperator(opName).empty())
-      return operand(argument(fn, inputs[0].arg)) + " " + infixOperator(opName).str() + " " +
+      return operand(argument(fn, inputs[0].arg)) + " " +
+             infixOperator(opName).str() + " " +
              operand(argument(fn, inputs[1].arg));
     if (inputs.size() == 1 && !prefixOperator(opName).empty())
-      return prefixOperator(opName).str() + operand(argument(fn, inputs[0].arg));
+      return prefixOperator(opName).str() +
+             operand(argument(fn, inputs[0].arg));
     if (inputs.size() == 2 && opName == "getitem")
-      return operand(argument(fn, inputs[0].arg)) + "[" + argument(fn, inputs[1].arg) + "]";
+      return operand(argument(fn, inputs[0].arg)) + "[" +
+             argument(fn, inputs[1].arg) + "]";
   }
   // Positional arguments first: Python rejects a positional after a keyword.
   std::vector<std::string> positional, keyword;
@@ -494,7 +561,8 @@ std::string PythonWriter::callOf(Function &fn, const Node &node) {
     if (isValidPythonIdentifier(in.name) && keywordNames.insert(in.name).second)
       keyword.push_back(in.name.str() + "=" + value);
     else
-      keyword.push_back("**{" + pythonStringLiteral(in.name) + ": " + value + "}");
+      keyword.push_back("**{" + pythonStringLiteral(in.name) + ": " + value +
+                        "}");
   }
   std::string call = calleeOf(target) + "(";
   bool first = true;
@@ -560,7 +628,8 @@ void PythonWriter::emitFunction(Function &fn) {
     // Subgraph inputs have no signature: their types go in a comment.
     for (size_t i = 0; i < g.getInputs().size(); ++i)
       if (Value *v = g.getInputs()[i].getSingleValue())
-        os << "    # " << params[i] << ": " << commentSafe(describeValueType(*v)) << "\n";
+        os << "    # " << params[i] << ": "
+           << commentSafe(describeValueType(*v)) << "\n";
   }
   for (const Node &node : g.getNodes())
     emitNode(fn, node);
@@ -576,8 +645,9 @@ void PythonWriter::emitFunction(Function &fn) {
 }
 
 void PythonWriter::emitHeader(Function &forward) {
-  os << "# Exported program: schema " << ep.schemaVersion.major << "." << ep.schemaVersion.minor
-     << ", torch " << commentSafe(ep.torchVersion) << ", verifiers [";
+  os << "# Exported program: schema " << ep.schemaVersion.major << "."
+     << ep.schemaVersion.minor << ", torch " << commentSafe(ep.torchVersion)
+     << ", verifiers [";
   for (size_t i = 0; i < ep.verifiers.size(); ++i)
     os << (i ? ", " : "") << commentSafe(ep.verifiers[i]);
   os << "]\n";
@@ -593,20 +663,24 @@ void PythonWriter::emitHeader(Function &forward) {
       os << "<" << commentSafe(spec.unknownKey) << ">\n";
       continue;
     }
-    std::string name = i < params.size() ? params[i] : commentSafe(spec.getArgName());
+    std::string name =
+        i < params.size() ? params[i] : commentSafe(spec.getArgName());
     os << name << ": " << inputKindMemberName(spec.kind);
     if (!spec.target.empty() && spec.kind != InputKind::ConstantInput)
       os << " " << commentSafe(pythonStringLiteral(spec.target));
     if (spec.kind == InputKind::Buffer && !spec.persistent)
       os << " (non-persistent)";
     // Signature arguments are detached: the graph input has the value.
-    const Value *v = i < g.getInputs().size() ? g.getInputs()[i].getSingleValue() : nullptr;
-    if (!v && (spec.kind == InputKind::ConstantInput || spec.kind == InputKind::UserInput))
+    const Value *v =
+        i < g.getInputs().size() ? g.getInputs()[i].getSingleValue() : nullptr;
+    if (!v && (spec.kind == InputKind::ConstantInput ||
+               spec.kind == InputKind::UserInput))
       os << " = " << commentSafe(argument(forward, spec.arg));
     if (v && options.showTypes)
       os << "; " << commentSafe(describeValueType(*v));
     if (v && v->getName() != llvm::StringRef(name))
-      os << " (stored as " << commentSafe(pythonStringLiteral(v->getName())) << ")";
+      os << " (stored as " << commentSafe(pythonStringLiteral(v->getName()))
+         << ")";
     os << "\n";
   }
   os << "# Outputs:\n";
@@ -617,10 +691,12 @@ void PythonWriter::emitHeader(Function &forward) {
       os << "<" << commentSafe(spec.unknownKey) << ">\n";
       continue;
     }
-    os << commentSafe(argument(forward, spec.arg)) << ": " << outputKindMemberName(spec.kind);
+    os << commentSafe(argument(forward, spec.arg)) << ": "
+       << outputKindMemberName(spec.kind);
     if (!spec.target.empty())
       os << " " << commentSafe(pythonStringLiteral(spec.target));
-    const Value *v = spec.getArgName().empty() ? nullptr : g.lookupValue(spec.getArgName());
+    const Value *v =
+        spec.getArgName().empty() ? nullptr : g.lookupValue(spec.getArgName());
     if (v && options.showTypes)
       os << "; " << commentSafe(describeValueType(*v));
     os << "\n";
@@ -656,7 +732,8 @@ void PythonWriter::run() {
   }
 }
 
-void emitPython(llvm::raw_ostream &os, const ExportedProgram &ep, const EmitOptions &options) {
+void emitPython(llvm::raw_ostream &os, const ExportedProgram &ep,
+                const EmitOptions &options) {
   PythonWriter(os, ep, options).run();
 }
 

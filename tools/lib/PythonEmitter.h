@@ -1,4 +1,4 @@
-//===- PythonEmitter.h - The program as a Python listing ----------*- C++ -*-===//
+//===- PythonEmitter.h - The program as a Python listing --------*- C++ -*-===//
 //
 // `pt2-opt --emit=python`: the program written the way torch users read
 // exported graphs,

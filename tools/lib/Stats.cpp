@@ -39,7 +39,8 @@ std::string targetNamespace(llvm::StringRef target) {
 }
 
 /// One factor of a size: an integer, or an expression.
-static bool sizeFactor(const SymValue &size, int64_t &intPart, std::vector<sym::Expr> &symbolic) {
+static bool sizeFactor(const SymValue &size, int64_t &intPart,
+                       std::vector<sym::Expr> &symbolic) {
   if (size.kind == SymValue::Kind::Int) {
     return !llvm::MulOverflow(intPart, size.intValue, intPart);
   }
@@ -57,7 +58,8 @@ static bool sizeFactor(const SymValue &size, int64_t &intPart, std::vector<sym::
 }
 
 /// `c*e1*e2`, or `c` when nothing is symbolic.
-static std::string productText(int64_t intPart, const std::vector<sym::Expr> &symbolic) {
+static std::string productText(int64_t intPart,
+                               const std::vector<sym::Expr> &symbolic) {
   if (symbolic.empty())
     return std::to_string(intPart);
   if (intPart == 0)
@@ -69,7 +71,8 @@ static std::string productText(int64_t intPart, const std::vector<sym::Expr> &sy
   return sym::toString(sym::makeMul(factors));
 }
 
-std::string elementCountExpr(const std::vector<SymValue> &sizes, int64_t factor) {
+std::string elementCountExpr(const std::vector<SymValue> &sizes,
+                             int64_t factor) {
   int64_t intPart = factor;
   std::vector<sym::Expr> symbolic;
   for (const SymValue &size : sizes)
@@ -158,9 +161,11 @@ struct Counter {
   }
   std::vector<NamedCount> byCount() const {
     std::vector<NamedCount> sorted = items;
-    std::stable_sort(sorted.begin(), sorted.end(), [](const NamedCount &a, const NamedCount &b) {
-      return a.second != b.second ? a.second > b.second : a.first < b.first;
-    });
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const NamedCount &a, const NamedCount &b) {
+                       return a.second != b.second ? a.second > b.second
+                                                   : a.first < b.first;
+                     });
     return sorted;
   }
 };
@@ -188,7 +193,8 @@ private:
   llvm::StringMap<std::vector<std::string>> exprSymbols;
 };
 
-void StatsCollector::noteExpr(llvm::StringRef exprStr, llvm::StringSet<> &seen) {
+void StatsCollector::noteExpr(llvm::StringRef exprStr,
+                              llvm::StringSet<> &seen) {
   auto it = exprSymbols.find(exprStr);
   if (it == exprSymbols.end()) {
     std::vector<std::string> names;
@@ -292,8 +298,9 @@ void StatsCollector::collectState() {
   std::vector<std::string> kindOrder;
   for (size_t i = 0; i < sig.inputSpecs.size(); ++i) {
     const InputSpec &spec = sig.inputSpecs[i];
-    llvm::StringRef kind =
-        spec.kind == InputKind::Unknown ? llvm::StringRef(spec.unknownKey) : inputKindMemberName(spec.kind);
+    llvm::StringRef kind = spec.kind == InputKind::Unknown
+                               ? llvm::StringRef(spec.unknownKey)
+                               : inputKindMemberName(spec.kind);
     inputs.add(kind);
     if (spec.kind != InputKind::Parameter && spec.kind != InputKind::Buffer &&
         spec.kind != InputKind::TensorConstant)
@@ -302,7 +309,8 @@ void StatsCollector::collectState() {
     t.kind = kind.str();
     t.target = spec.target.str();
     t.persistent = spec.kind != InputKind::Buffer || spec.persistent;
-    const Value *v = i < g.getInputs().size() ? g.getInputs()[i].getSingleValue() : nullptr;
+    const Value *v =
+        i < g.getInputs().size() ? g.getInputs()[i].getSingleValue() : nullptr;
     if (!v)
       v = spec.arg.getKind() == ArgKind::Tensor && spec.arg.getRef()
               ? g.lookupValue(spec.arg.getRef()->getName())
@@ -331,13 +339,14 @@ void StatsCollector::collectState() {
     stats.stateTensors.push_back(std::move(t));
   }
   for (const OutputSpec &spec : sig.outputSpecs)
-    outputs.add(spec.kind == OutputKind::Unknown ? llvm::StringRef(spec.unknownKey)
-                                                 : outputKindMemberName(spec.kind));
+    outputs.add(spec.kind == OutputKind::Unknown
+                    ? llvm::StringRef(spec.unknownKey)
+                    : outputKindMemberName(spec.kind));
   stats.inputsByKind = inputs.items;
   stats.outputsByKind = outputs.items;
   for (const std::string &kind : kindOrder)
-    stats.stateTotals.push_back(
-        StateTotals{kind, counts[kind], sums[kind].first.text(), sums[kind].second.text()});
+    stats.stateTotals.push_back(StateTotals{
+        kind, counts[kind], sums[kind].first.text(), sums[kind].second.text()});
 }
 
 void StatsCollector::collectDialects() {
@@ -385,12 +394,14 @@ std::string rangeText(const SymbolStats &s) {
   return out + "]";
 }
 
-void printCounts(llvm::raw_ostream &os, const std::vector<NamedCount> &counts, unsigned indent) {
+void printCounts(llvm::raw_ostream &os, const std::vector<NamedCount> &counts,
+                 unsigned indent) {
   size_t width = 0;
   for (const NamedCount &c : counts)
     width = std::max(width, c.first.size());
   for (const NamedCount &c : counts)
-    os.indent(indent) << llvm::left_justify(c.first, width) << "  " << c.second << "\n";
+    os.indent(indent) << llvm::left_justify(c.first, width) << "  " << c.second
+                      << "\n";
 }
 
 uint64_t sumCounts(const std::vector<NamedCount> &counts) {
@@ -402,13 +413,14 @@ uint64_t sumCounts(const std::vector<NamedCount> &counts) {
 
 } // namespace
 
-ProgramStats computeStats(const ExportedProgram &ep, const StatsOptions &options) {
+ProgramStats computeStats(const ExportedProgram &ep,
+                          const StatsOptions &options) {
   return StatsCollector(ep, options).run();
 }
 
 void printStatsText(llvm::raw_ostream &os, const ProgramStats &s) {
-  os << "program: schema " << s.schemaMajor << "." << s.schemaMinor << ", torch " << s.torchVersion
-     << "\n";
+  os << "program: schema " << s.schemaMajor << "." << s.schemaMinor
+     << ", torch " << s.torchVersion << "\n";
   os << "verifiers: [" << llvm::join(s.verifiers, ", ") << "]\n";
   for (const DialectStats &d : s.dialects) {
     os << "  " << d.dialect << (d.declared ? " (declared)" : "") << ": ";
@@ -417,14 +429,15 @@ void printStatsText(llvm::raw_ostream &os, const ProgramStats &s) {
     else if (d.errors == 0)
       os << "verifies\n";
     else
-      os << d.errors << " error" << (d.errors == 1 ? "" : "s") << "; first: " << d.firstError
-         << "\n";
+      os << d.errors << " error" << (d.errors == 1 ? "" : "s")
+         << "; first: " << d.firstError << "\n";
   }
   os << "graphs: " << s.graphCount << " (" << s.graphCount - 1 << " subgraph"
-     << (s.graphCount == 2 ? "" : "s") << ", max depth " << s.maxSubgraphDepth << ")\n";
-  os << "nodes: " << s.nodeCount << " (" << s.topLevelNodeCount << " top-level; "
-     << s.symbolicOpCount << " symbolic, " << s.assertCount << " asserts, "
-     << s.higherOrderOpCount << " higher-order)\n";
+     << (s.graphCount == 2 ? "" : "s") << ", max depth " << s.maxSubgraphDepth
+     << ")\n";
+  os << "nodes: " << s.nodeCount << " (" << s.topLevelNodeCount
+     << " top-level; " << s.symbolicOpCount << " symbolic, " << s.assertCount
+     << " asserts, " << s.higherOrderOpCount << " higher-order)\n";
   os << "nodes by namespace:\n";
   printCounts(os, s.nodesByNamespace, 2);
   os << "nodes by op:\n";
@@ -435,13 +448,16 @@ void printStatsText(llvm::raw_ostream &os, const ProgramStats &s) {
   printCounts(os, s.outputsByKind, 2);
   os << "symbols: " << s.symbols.size() << "\n";
   for (const SymbolStats &sym : s.symbols)
-    os << "  " << sym.name << " " << rangeText(sym) << (sym.unbacked ? " unbacked" : "") << ", "
-       << sym.valueCount << " value" << (sym.valueCount == 1 ? "" : "s") << "\n";
+    os << "  " << sym.name << " " << rangeText(sym)
+       << (sym.unbacked ? " unbacked" : "") << ", " << sym.valueCount
+       << " value" << (sym.valueCount == 1 ? "" : "s") << "\n";
   os << "parameters, buffers and constants: " << s.stateTensors.size() << "\n";
   for (const StateTensorStats &t : s.stateTensors) {
-    os << "  " << t.kind << " " << t.target << " (" << t.valueName << "): " << t.dtype << t.shape;
+    os << "  " << t.kind << " " << t.target << " (" << t.valueName
+       << "): " << t.dtype << t.shape;
     if (!t.elements.empty())
-      os << ", " << t.elements << (t.elements == "1" ? " element" : " elements");
+      os << ", " << t.elements
+         << (t.elements == "1" ? " element" : " elements");
     if (!t.bytes.empty())
       os << ", " << t.bytes << " bytes";
     if (!t.persistent)
@@ -449,8 +465,8 @@ void printStatsText(llvm::raw_ostream &os, const ProgramStats &s) {
     os << "\n";
   }
   for (const StateTotals &t : s.stateTotals)
-    os << "  total " << t.kind << ": " << t.count << ", " << t.elements << " elements, " << t.bytes
-       << " bytes\n";
+    os << "  total " << t.kind << ": " << t.count << ", " << t.elements
+       << " elements, " << t.bytes << " bytes\n";
 }
 
 void printStatsJson(llvm::raw_ostream &os, const ProgramStats &s) {
@@ -462,7 +478,9 @@ void printStatsJson(llvm::raw_ostream &os, const ProgramStats &s) {
   };
   llvm::json::Array dialects;
   for (const DialectStats &d : s.dialects) {
-    llvm::json::Object o{{"dialect", d.dialect}, {"declared", d.declared}, {"checked", d.checked}};
+    llvm::json::Object o{{"dialect", d.dialect},
+                         {"declared", d.declared},
+                         {"checked", d.checked}};
     if (d.checked) {
       o["verifies"] = d.errors == 0;
       o["errors"] = d.errors;
@@ -478,8 +496,10 @@ void printStatsJson(llvm::raw_ostream &os, const ProgramStats &s) {
                          {"unbacked", sym.unbacked},
                          {"values", sym.valueCount}};
     // null: unbounded, or not in range_constraints (see "constrained").
-    o["min"] = sym.minVal ? llvm::json::Value(*sym.minVal) : llvm::json::Value(nullptr);
-    o["max"] = sym.maxVal ? llvm::json::Value(*sym.maxVal) : llvm::json::Value(nullptr);
+    o["min"] = sym.minVal ? llvm::json::Value(*sym.minVal)
+                          : llvm::json::Value(nullptr);
+    o["max"] = sym.maxVal ? llvm::json::Value(*sym.maxVal)
+                          : llvm::json::Value(nullptr);
     symbols.push_back(std::move(o));
   }
   auto countValue = [](const std::string &text) -> llvm::json::Value {
@@ -507,7 +527,8 @@ void printStatsJson(llvm::raw_ostream &os, const ProgramStats &s) {
                                         {"elements", countValue(t.elements)},
                                         {"bytes", countValue(t.bytes)}});
   llvm::json::Object root{
-      {"schema_version", llvm::formatv("{0}.{1}", s.schemaMajor, s.schemaMinor).str()},
+      {"schema_version",
+       llvm::formatv("{0}.{1}", s.schemaMajor, s.schemaMinor).str()},
       {"torch_version", s.torchVersion},
       {"verifiers", llvm::json::Array(s.verifiers)},
       {"dialects", std::move(dialects)},
@@ -528,7 +549,8 @@ void printStatsJson(llvm::raw_ostream &os, const ProgramStats &s) {
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
 }
 
-void emitStats(llvm::raw_ostream &os, const ExportedProgram &ep, const StatsOptions &options) {
+void emitStats(llvm::raw_ostream &os, const ExportedProgram &ep,
+               const StatsOptions &options) {
   ProgramStats stats = computeStats(ep, options);
   if (options.format == StatsFormat::Json)
     printStatsJson(os, stats);

@@ -1,4 +1,4 @@
-//===- Stats.h - Counts and sizes of a program --------------------*- C++ -*-===//
+//===- Stats.h - Counts and sizes of a program ------------------*- C++ -*-===//
 //
 // `pt2-opt --stats`: what a program holds, as text or JSON.
 //
@@ -127,9 +127,11 @@ std::string targetNamespace(llvm::StringRef target);
 /// Elements of a tensor with these sizes: a decimal integer, or an
 /// expression in sympy's plain form when a size is symbolic; empty when a
 /// size cannot be read or the product overflows.
-std::string elementCountExpr(const std::vector<SymValue> &sizes, int64_t factor = 1);
+std::string elementCountExpr(const std::vector<SymValue> &sizes,
+                             int64_t factor = 1);
 
-ProgramStats computeStats(const ExportedProgram &ep, const StatsOptions &options = {});
+ProgramStats computeStats(const ExportedProgram &ep,
+                          const StatsOptions &options = {});
 
 void printStatsText(llvm::raw_ostream &os, const ProgramStats &stats);
 void printStatsJson(llvm::raw_ostream &os, const ProgramStats &stats);

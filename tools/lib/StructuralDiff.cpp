@@ -29,11 +29,13 @@ namespace pt2ir {
 //===----------------------------------------------------------------------===//
 
 static constexpr llvm::StringLiteral IgnoreCategories[] = {
-    "names",           "metadata",       "types",          "range_constraints",
-    "signature",       "versions",       "stack_trace",    "nn_module_stack",
-    "source_fn_stack", "torch_fn",       "custom",         "from_node"};
+    "names",           "metadata", "types",       "range_constraints",
+    "signature",       "versions", "stack_trace", "nn_module_stack",
+    "source_fn_stack", "torch_fn", "custom",      "from_node"};
 
-llvm::ArrayRef<llvm::StringLiteral> diffIgnoreCategories() { return IgnoreCategories; }
+llvm::ArrayRef<llvm::StringLiteral> diffIgnoreCategories() {
+  return IgnoreCategories;
+}
 
 llvm::Error applyDiffIgnore(llvm::StringRef words, DiffOptions &options) {
   llvm::SmallVector<llvm::StringRef, 4> parts;
@@ -54,15 +56,18 @@ llvm::Error applyDiffIgnore(llvm::StringRef words, DiffOptions &options) {
       options.ignoreSignature = true;
     else if (word == "versions")
       options.ignoreVersions = true;
-    else if (llvm::all_of(word, [](char c) { return llvm::isAlnum(c) || c == '_'; }) &&
-             llvm::isAlpha(word.front()) && llvm::is_contained(IgnoreCategories, word))
+    else if (llvm::all_of(
+                 word, [](char c) { return llvm::isAlnum(c) || c == '_'; }) &&
+             llvm::isAlpha(word.front()) &&
+             llvm::is_contained(IgnoreCategories, word))
       options.ignoreMetadataKeys.push_back(word.str());
     else if (word.consume_front("metadata:") && !word.empty())
       options.ignoreMetadataKeys.push_back(word.str());
     else
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
-          "unknown --ignore category '%s'; expected one of: %s, or metadata:<key>",
+          "unknown --ignore category '%s'; expected one of: %s, or "
+          "metadata:<key>",
           raw.str().c_str(),
           llvm::join(llvm::ArrayRef(IgnoreCategories), ", ").c_str());
   }
@@ -117,7 +122,8 @@ using GraphId = llvm::function_ref<uint64_t(const Graph *)>;
 
 constexpr unsigned kMaxArgumentDepth = 128;
 
-void encodeArgument(Canon &c, const Argument &a, RefId ref, GraphId graph, unsigned depth = 0) {
+void encodeArgument(Canon &c, const Argument &a, RefId ref, GraphId graph,
+                    unsigned depth = 0) {
   c.tag('A');
   c.u64(static_cast<uint64_t>(a.getKind()));
   if (depth > kMaxArgumentDepth)
@@ -136,12 +142,17 @@ void encodeArgument(Canon &c, const Argument &a, RefId ref, GraphId graph, unsig
     c.u64(s.boolValue);
   };
   switch (a.getKind()) {
-  case ArgKind::None: return;
+  case ArgKind::None:
+    return;
   case ArgKind::Tensor:
   case ArgKind::Token:
-  case ArgKind::OptionalTensor: c.u64(a.getRef() ? ref(a.getRef()) : 0); return;
+  case ArgKind::OptionalTensor:
+    c.u64(a.getRef() ? ref(a.getRef()) : 0);
+    return;
   case ArgKind::Tensors:
-  case ArgKind::OptionalTensors: refs(a.getRefs()); return;
+  case ArgKind::OptionalTensors:
+    refs(a.getRefs());
+    return;
   case ArgKind::NestedTensors:
     c.u64(a.getNestedRefs().size());
     for (const auto &inner : a.getNestedRefs())
@@ -150,20 +161,26 @@ void encodeArgument(Canon &c, const Argument &a, RefId ref, GraphId graph, unsig
   case ArgKind::Int:
   case ArgKind::ScalarType:
   case ArgKind::MemoryFormat:
-  case ArgKind::Layout: c.i64(a.getInt()); return;
+  case ArgKind::Layout:
+    c.i64(a.getInt());
+    return;
   case ArgKind::Ints:
     c.u64(a.getInts().size());
     for (int64_t v : a.getInts())
       c.i64(v);
     return;
-  case ArgKind::Float: c.f64(a.getFloat()); return;
+  case ArgKind::Float:
+    c.f64(a.getFloat());
+    return;
   case ArgKind::Floats:
     c.u64(a.getFloats().size());
     for (double v : a.getFloats())
       c.f64(v);
     return;
   case ArgKind::String:
-  case ArgKind::Operator: c.str(a.getString()); return;
+  case ArgKind::Operator:
+    c.str(a.getString());
+    return;
   case ArgKind::Strings:
     c.u64(a.getStrings().size());
     for (llvm::StringRef s : a.getStrings())
@@ -171,7 +188,9 @@ void encodeArgument(Canon &c, const Argument &a, RefId ref, GraphId graph, unsig
     return;
   case ArgKind::SymInt:
   case ArgKind::SymBool:
-  case ArgKind::SymFloat: sym(a.getSym()); return;
+  case ArgKind::SymFloat:
+    sym(a.getSym());
+    return;
   case ArgKind::SymInts:
   case ArgKind::SymBools:
   case ArgKind::SymFloats:
@@ -183,13 +202,17 @@ void encodeArgument(Canon &c, const Argument &a, RefId ref, GraphId graph, unsig
     c.str(a.getDevice().type);
     c.i64(a.getDevice().index ? *a.getDevice().index : -1);
     return;
-  case ArgKind::Bool: c.u64(a.getBool()); return;
+  case ArgKind::Bool:
+    c.u64(a.getBool());
+    return;
   case ArgKind::Bools:
     c.u64(a.getBools().size());
     for (bool b : a.getBools())
       c.u64(b);
     return;
-  case ArgKind::Graph: c.u64(graph(a.getGraphArg().graph.get())); return;
+  case ArgKind::Graph:
+    c.u64(graph(a.getGraphArg().graph.get()));
+    return;
   case ArgKind::CustomObj:
     c.u64(a.getCustomObj().ref ? ref(a.getCustomObj().ref) : 0);
     c.str(a.getCustomObj().classFqn);
@@ -233,7 +256,8 @@ void encodeOutputShape(Canon &c, const Node &node) {
   c.u64(node.getOutputs().size());
   for (const Argument &out : node.getOutputs()) {
     c.u64(static_cast<uint64_t>(out.getKind()));
-    if (out.getKind() == ArgKind::Tensors || out.getKind() == ArgKind::OptionalTensors) {
+    if (out.getKind() == ArgKind::Tensors ||
+        out.getKind() == ArgKind::OptionalTensors) {
       c.u64(out.getRefs().size());
       for (const Use *u : out.getRefs())
         c.u64(u != nullptr);
@@ -261,7 +285,8 @@ uint64_t callHash(const Node &node, RefId ref, GraphId graph) {
 std::vector<std::string> inputKeys(const Graph &g, const GraphSignature *sig) {
   std::vector<std::string> keys;
   size_t users = 0, tokens = 0;
-  size_t count = std::max(g.getInputs().size(), sig ? sig->inputSpecs.size() : 0);
+  size_t count =
+      std::max(g.getInputs().size(), sig ? sig->inputSpecs.size() : 0);
   for (size_t i = 0; i < count; ++i) {
     if (!sig || i >= sig->inputSpecs.size()) {
       keys.push_back("input " + std::to_string(i));
@@ -269,11 +294,18 @@ std::vector<std::string> inputKeys(const Graph &g, const GraphSignature *sig) {
     }
     const InputSpec &spec = sig->inputSpecs[i];
     switch (spec.kind) {
-    case InputKind::UserInput: keys.push_back("user_input " + std::to_string(users++)); break;
-    case InputKind::Token: keys.push_back("token " + std::to_string(tokens++)); break;
-    case InputKind::Unknown: keys.push_back(spec.unknownKey + " " + std::to_string(i)); break;
+    case InputKind::UserInput:
+      keys.push_back("user_input " + std::to_string(users++));
+      break;
+    case InputKind::Token:
+      keys.push_back("token " + std::to_string(tokens++));
+      break;
+    case InputKind::Unknown:
+      keys.push_back(spec.unknownKey + " " + std::to_string(i));
+      break;
     default:
-      keys.push_back((inputKindMemberName(spec.kind) + " \"" + spec.target + "\"").str());
+      keys.push_back(
+          (inputKindMemberName(spec.kind) + " \"" + spec.target + "\"").str());
       break;
     }
   }
@@ -313,11 +345,13 @@ void alignLeftovers(const Graph &ga, const Graph &gb,
     if (!bToA.count(&nb))
       restB.push_back(&nb);
   auto sameShape = [](const Node *x, const Node *y) {
-    return x->getTarget() == y->getTarget() && x->getInputs().size() == y->getInputs().size() &&
+    return x->getTarget() == y->getTarget() &&
+           x->getInputs().size() == y->getInputs().size() &&
            x->getOutputs().size() == y->getOutputs().size();
   };
   size_t lo = 0;
-  while (lo < restA.size() && lo < restB.size() && sameShape(restA[lo], restB[lo]))
+  while (lo < restA.size() && lo < restB.size() &&
+         sameShape(restA[lo], restB[lo]))
     ++lo;
   size_t hiA = restA.size(), hiB = restB.size();
   while (hiA > lo && hiB > lo && sameShape(restA[hiA - 1], restB[hiB - 1]))
@@ -331,14 +365,17 @@ void alignLeftovers(const Graph &ga, const Graph &gb,
   if (n && m && (n + 1) * (m + 1) <= kMaxAlignCells) {
     // lcs[i][j]: LCS length of restA[lo+i..hiA) and restB[lo+j..hiB).
     std::vector<uint32_t> lcs((n + 1) * (m + 1), 0);
-    auto at = [&](size_t i, size_t j) -> uint32_t & { return lcs[i * (m + 1) + j]; };
+    auto at = [&](size_t i, size_t j) -> uint32_t & {
+      return lcs[i * (m + 1) + j];
+    };
     for (size_t i = n; i-- > 0;)
       for (size_t j = m; j-- > 0;)
         at(i, j) = sameShape(restA[lo + i], restB[lo + j])
                        ? at(i + 1, j + 1) + 1
                        : std::max(at(i + 1, j), at(i, j + 1));
     for (size_t i = 0, j = 0; i < n && j < m;) {
-      if (sameShape(restA[lo + i], restB[lo + j]) && at(i, j) == at(i + 1, j + 1) + 1) {
+      if (sameShape(restA[lo + i], restB[lo + j]) &&
+          at(i, j) == at(i + 1, j + 1) + 1) {
         pairs.emplace_back(restA[lo + i], restB[lo + j]);
         ++i, ++j;
       } else if (at(i + 1, j) >= at(i, j + 1)) {
@@ -354,15 +391,17 @@ void alignLeftovers(const Graph &ga, const Graph &gb,
 
 class Differ {
 public:
-  Differ(const ExportedProgram &a, const ExportedProgram &b, const DiffOptions &options)
+  Differ(const ExportedProgram &a, const ExportedProgram &b,
+         const DiffOptions &options)
       : a(a), b(b), options(options) {}
   ProgramDiff run();
 
 private:
-  const GraphHashes &hashesOf(const Graph &g, const GraphSignature *sig, unsigned depth);
+  const GraphHashes &hashesOf(const Graph &g, const GraphSignature *sig,
+                              unsigned depth);
   void diffGraph(const Graph &ga, const Graph &gb, const GraphSignature *sigA,
-                 const GraphSignature *sigB, const std::string &path, unsigned depth,
-                 std::vector<NodeChange> &out);
+                 const GraphSignature *sigB, const std::string &path,
+                 unsigned depth, std::vector<NodeChange> &out);
   void compareSignature();
   void compareRangeConstraints();
   void compareProgramFields();
@@ -384,7 +423,8 @@ void Differ::noteProgress() {
     options.onProgress(processed, total);
 }
 
-const GraphHashes &Differ::hashesOf(const Graph &g, const GraphSignature *sig, unsigned depth) {
+const GraphHashes &Differ::hashesOf(const Graph &g, const GraphSignature *sig,
+                                    unsigned depth) {
   auto &slot = hashCache[&g];
   if (slot)
     return *slot;
@@ -394,7 +434,8 @@ const GraphHashes &Differ::hashesOf(const Graph &g, const GraphSignature *sig, u
     uint64_t slotIndex = 0;
     g.getInputs()[i].forEachUse([&](Use *u) {
       if (u->get())
-        hashes->valueId[u->get()] = combine(llvm::xxh3_64bits(keys[i]), slotIndex++);
+        hashes->valueId[u->get()] =
+            combine(llvm::xxh3_64bits(keys[i]), slotIndex++);
     });
   }
   auto ref = [&](const Use *u) -> uint64_t {
@@ -438,7 +479,8 @@ const GraphHashes &Differ::hashesOf(const Graph &g, const GraphSignature *sig, u
 }
 
 bool Differ::metadataIgnored(llvm::StringRef key) const {
-  return options.ignoreMetadata || llvm::is_contained(options.ignoreMetadataKeys, key);
+  return options.ignoreMetadata ||
+         llvm::is_contained(options.ignoreMetadataKeys, key);
 }
 
 std::string Differ::typeText(const Value &v) const {
@@ -446,8 +488,9 @@ std::string Differ::typeText(const Value &v) const {
   if (const TensorMeta *m = v.getTensorMeta()) {
     std::string strides;
     for (const SymValue &s : m->strides)
-      strides += (strides.empty() ? "" : ", ") +
-                 (s.isExpr() ? s.expr.exprStr.str() : std::to_string(s.intValue));
+      strides +=
+          (strides.empty() ? "" : ", ") +
+          (s.isExpr() ? s.expr.exprStr.str() : std::to_string(s.intValue));
     text += " strides [" + strides + "]";
     if (m->requiresGrad)
       text += " requires_grad";
@@ -496,8 +539,9 @@ std::string shortValue(llvm::StringRef s) {
   return "\"" + out + "\"";
 }
 
-void Differ::diffGraph(const Graph &ga, const Graph &gb, const GraphSignature *sigA,
-                       const GraphSignature *sigB, const std::string &path, unsigned depth,
+void Differ::diffGraph(const Graph &ga, const Graph &gb,
+                       const GraphSignature *sigA, const GraphSignature *sigB,
+                       const std::string &path, unsigned depth,
                        std::vector<NodeChange> &out) {
   const GraphHashes &ha = hashesOf(ga, sigA, depth);
   const GraphHashes &hb = hashesOf(gb, sigB, depth);
@@ -546,12 +590,14 @@ void Differ::diffGraph(const Graph &ga, const Graph &gb, const GraphSignature *s
     if ((sideA ? aToB.count(node) : bToA.count(node)) || ready.count(node))
       return;
     bool allClassed = true;
-    node->forEachOperand([&](Use *u) { allClassed &= u->get() && classOf.count(u->get()); });
+    node->forEachOperand(
+        [&](Use *u) { allClassed &= u->get() && classOf.count(u->get()); });
     if (!allClassed)
       return;
     ready.insert(node);
     uint64_t key = callHash(
-        *node, [&](const Use *u) { return classOf.lookup(u->get()); }, shapeOfGraph);
+        *node, [&](const Use *u) { return classOf.lookup(u->get()); },
+        shapeOfGraph);
     Pending &p = pending[key];
     std::deque<const Node *> &mine = sideA ? p.a : p.b;
     std::deque<const Node *> &theirs = sideA ? p.b : p.a;
@@ -649,29 +695,38 @@ void Differ::diffGraph(const Graph &ga, const Graph &gb, const GraphSignature *s
       for (size_t i = 0; i < std::min(ra.size(), rb.size()); ++i)
         c.renamed |= ra[i]->getName() != rb[i]->getName();
     }
-    auto detail = [&](std::string text) { c.details.push_back(std::move(text)); };
+    auto detail = [&](std::string text) {
+      c.details.push_back(std::move(text));
+    };
     if (na.getTarget() != nb.getTarget())
-      detail(("target: " + shortTarget(na.getTarget()) + " -> " + shortTarget(nb.getTarget())).str());
+      detail(("target: " + shortTarget(na.getTarget()) + " -> " +
+              shortTarget(nb.getTarget()))
+                 .str());
     const auto &ia = na.getInputs(), &ib = nb.getInputs();
     std::vector<NodeChange> subChanges;
     for (size_t i = 0; i < std::max(ia.size(), ib.size()); ++i) {
       if (i >= ia.size()) {
-        detail("input '" + ib[i].name.str() + "' added: " + argumentText(ib[i].arg));
+        detail("input '" + ib[i].name.str() +
+               "' added: " + argumentText(ib[i].arg));
         continue;
       }
       if (i >= ib.size()) {
-        detail("input '" + ia[i].name.str() + "' removed: " + argumentText(ia[i].arg));
+        detail("input '" + ia[i].name.str() +
+               "' removed: " + argumentText(ia[i].arg));
         continue;
       }
-      std::string label = ia[i].name.empty() ? "input " + std::to_string(i)
-                                             : "input '" + ia[i].name.str() + "'";
+      std::string label = ia[i].name.empty()
+                              ? "input " + std::to_string(i)
+                              : "input '" + ia[i].name.str() + "'";
       if (ia[i].name != ib[i].name)
         detail(label + " renamed to '" + ib[i].name.str() + "'");
       if (ia[i].kind != ib[i].kind)
-        detail(label + " passed " + passingText(ia[i].kind) + " -> " + passingText(ib[i].kind));
+        detail(label + " passed " + passingText(ia[i].kind) + " -> " +
+               passingText(ib[i].kind));
       const Argument &xa = ia[i].arg, &xb = ib[i].arg;
       if (xa.getKind() == ArgKind::Graph && xb.getKind() == ArgKind::Graph) {
-        const Graph *sa = xa.getGraphArg().graph.get(), *sb = xb.getGraphArg().graph.get();
+        const Graph *sa = xa.getGraphArg().graph.get(),
+                    *sb = xb.getGraphArg().graph.get();
         if (!sa || !sb)
           continue;
         if (depth + 1 > options.maxSubgraphDepth) {
@@ -679,14 +734,16 @@ void Differ::diffGraph(const Graph &ga, const Graph &gb, const GraphSignature *s
                  std::to_string(options.maxSubgraphDepth) + ")");
           continue;
         }
-        if (!options.ignoreNames && xa.getGraphArg().name != xb.getGraphArg().name)
+        if (!options.ignoreNames &&
+            xa.getGraphArg().name != xb.getGraphArg().name)
           c.renamed = true;
         size_t before = subChanges.size();
         size_t inputsBefore = diff.graphInputs.size();
         size_t outputsBefore = diff.graphOutputs.size();
         diffGraph(*sa, *sb, nullptr, nullptr,
-                  path + "/" + nb.getName().str() + "." + xb.getGraphArg().name.str(), depth + 1,
-                  subChanges);
+                  path + "/" + nb.getName().str() + "." +
+                      xb.getGraphArg().name.str(),
+                  depth + 1, subChanges);
         // Renames inside the body make this node renamed, not changed.
         bool bodyChanged = diff.graphOutputs.size() != outputsBefore;
         for (size_t k = inputsBefore; k < diff.graphInputs.size(); ++k) {
@@ -700,7 +757,8 @@ void Differ::diffGraph(const Graph &ga, const Graph &gb, const GraphSignature *s
           c.renamed |= subChanges[k].renamed;
         }
         if (bodyChanged)
-          detail(label + ": subgraph @" + xb.getGraphArg().name.str() + " changed");
+          detail(label + ": subgraph @" + xb.getGraphArg().name.str() +
+                 " changed");
         continue;
       }
       if (!sameArgument(xa, xb))
@@ -715,10 +773,12 @@ void Differ::diffGraph(const Graph &ga, const Graph &gb, const GraphSignature *s
         if (ta == tb)
           continue;
         // Show the short form unless only strides or requires_grad differ.
-        std::string sa = describeValueType(*ra[i]), sb = describeValueType(*rb[i]);
+        std::string sa = describeValueType(*ra[i]),
+                    sb = describeValueType(*rb[i]);
         if (sa != sb)
           ta = sa, tb = sb;
-        detail("output %" + rb[i]->getName().str() + " type: " + ta + " -> " + tb);
+        detail("output %" + rb[i]->getName().str() + " type: " + ta + " -> " +
+               tb);
       }
     }
     // Metadata, key by key, in A's order then B's new keys.
@@ -817,7 +877,8 @@ void Differ::diffGraph(const Graph &ga, const Graph &gb, const GraphSignature *s
         differs |= typeText(*va) != typeText(*vb);
       if (!va || !vb)
         differs |= argumentText(ia[i]) != argumentText(ib[i]); // Constants.
-      bool renamed = !options.ignoreNames && va && vb && va->getName() != vb->getName();
+      bool renamed =
+          !options.ignoreNames && va && vb && va->getName() != vb->getName();
       if (!differs && !renamed)
         continue;
       std::string before = argumentText(ia[i]), after = argumentText(ib[i]);
@@ -825,7 +886,8 @@ void Differ::diffGraph(const Graph &ga, const Graph &gb, const GraphSignature *s
         before += " : " + describeValueType(*va);
         after += " : " + describeValueType(*vb);
       }
-      diff.graphInputs.push_back({differs ? "changed" : "renamed", what, before, after});
+      diff.graphInputs.push_back(
+          {differs ? "changed" : "renamed", what, before, after});
     }
   }
 
@@ -838,11 +900,13 @@ void Differ::diffGraph(const Graph &ga, const Graph &gb, const GraphSignature *s
     else if (i >= ob.size())
       diff.graphOutputs.push_back({"removed", what, argumentText(oa[i]), ""});
     else if (!sameArgument(oa[i], ob[i]))
-      diff.graphOutputs.push_back({"changed", what, argumentText(oa[i]), argumentText(ob[i])});
+      diff.graphOutputs.push_back(
+          {"changed", what, argumentText(oa[i]), argumentText(ob[i])});
   }
 }
 
-std::string specText(const InputSpec &spec, const Graph &g, size_t index, bool withType,
+std::string specText(const InputSpec &spec, const Graph &g, size_t index,
+                     bool withType,
                      const std::function<std::string(const Value &)> &type) {
   std::string text;
   if (spec.kind == InputKind::Unknown)
@@ -856,7 +920,9 @@ std::string specText(const InputSpec &spec, const Graph &g, size_t index, bool w
     text += " \"" + spec.target.str() + "\"";
   if (spec.kind == InputKind::Buffer && !spec.persistent)
     text += " non_persistent";
-  const Value *v = index < g.getInputs().size() ? g.getInputs()[index].getSingleValue() : nullptr;
+  const Value *v = index < g.getInputs().size()
+                       ? g.getInputs()[index].getSingleValue()
+                       : nullptr;
   if (withType && v)
     text += " " + type(*v);
   return text;
@@ -865,9 +931,11 @@ std::string specText(const InputSpec &spec, const Graph &g, size_t index, bool w
 void Differ::compareSignature() {
   if (options.ignoreSignature)
     return;
-  const GraphSignature &sa = a.graphModule.signature, &sb = b.graphModule.signature;
+  const GraphSignature &sa = a.graphModule.signature,
+                       &sb = b.graphModule.signature;
   const Graph &ga = a.getGraph(), &gb = b.getGraph();
-  std::vector<std::string> keysA = inputKeys(ga, &sa), keysB = inputKeys(gb, &sb);
+  std::vector<std::string> keysA = inputKeys(ga, &sa),
+                           keysB = inputKeys(gb, &sb);
   llvm::StringMap<size_t> positionB;
   for (size_t i = 0; i < sb.inputSpecs.size(); ++i)
     positionB[keysB[i]] = i;
@@ -877,7 +945,8 @@ void Differ::compareSignature() {
   for (size_t i = 0; i < sa.inputSpecs.size(); ++i) {
     std::string what = "input " + keysA[i];
     auto it = positionB.find(keysA[i]);
-    std::string before = specText(sa.inputSpecs[i], ga, i, !options.ignoreTypes, type);
+    std::string before =
+        specText(sa.inputSpecs[i], ga, i, !options.ignoreTypes, type);
     if (it == positionB.end()) {
       diff.signature.push_back({"removed", what, before, ""});
       continue;
@@ -887,19 +956,25 @@ void Differ::compareSignature() {
     const InputSpec &x = sa.inputSpecs[i], &y = sb.inputSpecs[j];
     std::string after = specText(y, gb, j, !options.ignoreTypes, type);
     bool differs = x.persistent != y.persistent ||
-                   (x.kind == InputKind::ConstantInput && argumentText(x.arg) != argumentText(y.arg)) ||
+                   (x.kind == InputKind::ConstantInput &&
+                    argumentText(x.arg) != argumentText(y.arg)) ||
                    x.arg.getKind() != y.arg.getKind();
     if (!options.ignoreNames)
       differs |= x.getArgName() != y.getArgName();
     if (!options.ignoreTypes) {
-      const Value *va = i < ga.getInputs().size() ? ga.getInputs()[i].getSingleValue() : nullptr;
-      const Value *vb = j < gb.getInputs().size() ? gb.getInputs()[j].getSingleValue() : nullptr;
+      const Value *va = i < ga.getInputs().size()
+                            ? ga.getInputs()[i].getSingleValue()
+                            : nullptr;
+      const Value *vb = j < gb.getInputs().size()
+                            ? gb.getInputs()[j].getSingleValue()
+                            : nullptr;
       if (va && vb)
         differs |= typeText(*va) != typeText(*vb);
     }
     if (i != j) {
       differs = true;
-      what += " (position " + std::to_string(i) + " -> " + std::to_string(j) + ")";
+      what +=
+          " (position " + std::to_string(i) + " -> " + std::to_string(j) + ")";
     }
     if (differs && before == after) {
       // Only strides or requires_grad differ: show them.
@@ -912,37 +987,45 @@ void Differ::compareSignature() {
   for (size_t j = 0; j < sb.inputSpecs.size(); ++j)
     if (!seen.contains(keysB[j]))
       diff.signature.push_back(
-          {"added", "input " + keysB[j], "", specText(sb.inputSpecs[j], gb, j, !options.ignoreTypes, type)});
+          {"added", "input " + keysB[j], "",
+           specText(sb.inputSpecs[j], gb, j, !options.ignoreTypes, type)});
 
   auto outputText = [&](const OutputSpec &spec) {
     if (spec.kind == OutputKind::Unknown)
       return "<" + spec.unknownKey + ">";
-    std::string text = argumentText(spec.arg) + " : " + outputKindMemberName(spec.kind).str();
+    std::string text =
+        argumentText(spec.arg) + " : " + outputKindMemberName(spec.kind).str();
     if (!spec.target.empty())
       text += " \"" + spec.target.str() + "\"";
     return text;
   };
   // An output names a value: compare through the matching, so renames alone
   // are not signature changes.
-  auto outputClass = [&](const OutputSpec &spec, const Graph &g) -> std::string {
-    const Value *v = spec.getArgName().empty() ? nullptr : g.lookupValue(spec.getArgName());
+  auto outputClass = [&](const OutputSpec &spec,
+                         const Graph &g) -> std::string {
+    const Value *v =
+        spec.getArgName().empty() ? nullptr : g.lookupValue(spec.getArgName());
     auto it = v ? classOf.find(v) : classOf.end();
     if (it != classOf.end())
       return std::to_string(it->second);
     return options.ignoreNames && v ? "?" : argumentText(spec.arg);
   };
-  for (size_t i = 0; i < std::max(sa.outputSpecs.size(), sb.outputSpecs.size()); ++i) {
+  for (size_t i = 0; i < std::max(sa.outputSpecs.size(), sb.outputSpecs.size());
+       ++i) {
     std::string what = "output " + std::to_string(i);
     if (i >= sa.outputSpecs.size()) {
-      diff.signature.push_back({"added", what, "", outputText(sb.outputSpecs[i])});
+      diff.signature.push_back(
+          {"added", what, "", outputText(sb.outputSpecs[i])});
       continue;
     }
     if (i >= sb.outputSpecs.size()) {
-      diff.signature.push_back({"removed", what, outputText(sa.outputSpecs[i]), ""});
+      diff.signature.push_back(
+          {"removed", what, outputText(sa.outputSpecs[i]), ""});
       continue;
     }
     const OutputSpec &x = sa.outputSpecs[i], &y = sb.outputSpecs[i];
-    bool differs = x.kind != y.kind || x.target != y.target || x.unknownKey != y.unknownKey ||
+    bool differs = x.kind != y.kind || x.target != y.target ||
+                   x.unknownKey != y.unknownKey ||
                    outputClass(x, ga) != outputClass(y, gb);
     if (!options.ignoreNames)
       differs |= x.getArgName() != y.getArgName();
@@ -952,8 +1035,9 @@ void Differ::compareSignature() {
 }
 
 std::string rangeText(const RangeConstraint &r) {
-  return "[" + (r.minVal ? std::to_string(*r.minVal) : std::string("-inf")) + ", " +
-         (r.maxVal ? std::to_string(*r.maxVal) : std::string("inf")) + "]";
+  return "[" + (r.minVal ? std::to_string(*r.minVal) : std::string("-inf")) +
+         ", " + (r.maxVal ? std::to_string(*r.maxVal) : std::string("inf")) +
+         "]";
 }
 
 void Differ::compareRangeConstraints() {
@@ -964,17 +1048,21 @@ void Differ::compareRangeConstraints() {
     inA.insert(symbol);
     const RangeConstraint *other = b.findRangeConstraint(symbol);
     if (!other)
-      diff.rangeConstraints.push_back({"removed", symbol.str(), rangeText(range), ""});
+      diff.rangeConstraints.push_back(
+          {"removed", symbol.str(), rangeText(range), ""});
     else if (other->minVal != range.minVal || other->maxVal != range.maxVal)
-      diff.rangeConstraints.push_back({"changed", symbol.str(), rangeText(range), rangeText(*other)});
+      diff.rangeConstraints.push_back(
+          {"changed", symbol.str(), rangeText(range), rangeText(*other)});
   }
   for (const auto &[symbol, range] : b.rangeConstraints)
     if (!inA.contains(symbol))
-      diff.rangeConstraints.push_back({"added", symbol.str(), "", rangeText(range)});
+      diff.rangeConstraints.push_back(
+          {"added", symbol.str(), "", rangeText(range)});
 }
 
 void Differ::compareProgramFields() {
-  auto field = [&](const std::string &what, const std::string &x, const std::string &y) {
+  auto field = [&](const std::string &what, const std::string &x,
+                   const std::string &y) {
     if (x != y)
       diff.programFields.push_back({"changed", what, x, y});
   };
@@ -985,11 +1073,17 @@ void Differ::compareProgramFields() {
     return out + "]";
   };
   if (!options.ignoreVersions) {
-    field("schema_version", std::to_string(a.schemaVersion.major) + "." + std::to_string(a.schemaVersion.minor),
-          std::to_string(b.schemaVersion.major) + "." + std::to_string(b.schemaVersion.minor));
+    field("schema_version",
+          std::to_string(a.schemaVersion.major) + "." +
+              std::to_string(a.schemaVersion.minor),
+          std::to_string(b.schemaVersion.major) + "." +
+              std::to_string(b.schemaVersion.minor));
     field("torch_version", a.torchVersion, b.torchVersion);
-    auto opset = [](const auto &kv) { return kv.first.str() + "=" + std::to_string(kv.second); };
-    field("opset_version", joined(a.opsetVersion, opset), joined(b.opsetVersion, opset));
+    auto opset = [](const auto &kv) {
+      return kv.first.str() + "=" + std::to_string(kv.second);
+    };
+    field("opset_version", joined(a.opsetVersion, opset),
+          joined(b.opsetVersion, opset));
     auto name = [](llvm::StringRef s) { return s.str(); };
     field("verifiers", joined(a.verifiers, name), joined(b.verifiers, name));
   }
@@ -1009,15 +1103,16 @@ void Differ::compareProgramFields() {
   std::string mcgA = joined(a.graphModule.moduleCallGraph, entry);
   std::string mcgB = joined(b.graphModule.moduleCallGraph, entry);
   if (mcgA != mcgB)
-    diff.programFields.push_back({"changed", "module_call_graph",
-                                  std::to_string(a.graphModule.moduleCallGraph.size()) + " entries",
-                                  std::to_string(b.graphModule.moduleCallGraph.size()) + " entries"});
+    diff.programFields.push_back(
+        {"changed", "module_call_graph",
+         std::to_string(a.graphModule.moduleCallGraph.size()) + " entries",
+         std::to_string(b.graphModule.moduleCallGraph.size()) + " entries"});
 }
 
 ProgramDiff Differ::run() {
   total = a.getGraph().size() + b.getGraph().size();
-  diffGraph(a.getGraph(), b.getGraph(), &a.graphModule.signature, &b.graphModule.signature,
-            "graph", 0, diff.nodes);
+  diffGraph(a.getGraph(), b.getGraph(), &a.graphModule.signature,
+            &b.graphModule.signature, "graph", 0, diff.nodes);
   compareSignature();
   compareRangeConstraints();
   compareProgramFields();
@@ -1054,8 +1149,10 @@ llvm::json::Array fieldChangesJson(const std::vector<FieldChange> &changes) {
   llvm::json::Array out;
   for (const FieldChange &c : changes) {
     llvm::json::Object o{{"change", c.change}, {"what", c.what}};
-    o["before"] = c.change == "added" ? llvm::json::Value(nullptr) : llvm::json::Value(c.before);
-    o["after"] = c.change == "removed" ? llvm::json::Value(nullptr) : llvm::json::Value(c.after);
+    o["before"] = c.change == "added" ? llvm::json::Value(nullptr)
+                                      : llvm::json::Value(c.before);
+    o["after"] = c.change == "removed" ? llvm::json::Value(nullptr)
+                                       : llvm::json::Value(c.after);
     out.push_back(std::move(o));
   }
   return out;
@@ -1078,8 +1175,12 @@ void printDiffText(llvm::raw_ostream &os, const ProgramDiff &diff) {
       os << currentPath << ":\n";
     }
     switch (c.kind) {
-    case NodeChangeKind::Removed: os << "  - " << c.textA << "\n"; break;
-    case NodeChangeKind::Added: os << "  + " << c.textB << "\n"; break;
+    case NodeChangeKind::Removed:
+      os << "  - " << c.textA << "\n";
+      break;
+    case NodeChangeKind::Added:
+      os << "  + " << c.textB << "\n";
+      break;
     case NodeChangeKind::Changed:
       if (!c.contentChanged) {
         if (c.nameA == c.nameB)
@@ -1101,12 +1202,14 @@ void printDiffText(llvm::raw_ostream &os, const ProgramDiff &diff) {
   printFieldChanges(os, "outputs", diff.graphOutputs);
   printFieldChanges(os, "program", diff.programFields);
   const DiffSummary &s = diff.summary;
-  os << (diff.isEqual() ? "equal: " : "different: ") << s.added << " added, " << s.removed
-     << " removed, " << s.changed << " changed, " << s.renamed << " renamed, " << s.unchanged
-     << " unchanged nodes; " << diff.signature.size() << " signature, "
-     << diff.rangeConstraints.size() << " range constraint, "
-     << diff.graphInputs.size() + diff.graphOutputs.size() << " graph input/output, "
-     << diff.programFields.size() << " program field changes\n";
+  os << (diff.isEqual() ? "equal: " : "different: ") << s.added << " added, "
+     << s.removed << " removed, " << s.changed << " changed, " << s.renamed
+     << " renamed, " << s.unchanged << " unchanged nodes; "
+     << diff.signature.size() << " signature, " << diff.rangeConstraints.size()
+     << " range constraint, "
+     << diff.graphInputs.size() + diff.graphOutputs.size()
+     << " graph input/output, " << diff.programFields.size()
+     << " program field changes\n";
 }
 
 llvm::json::Value diffToJson(const ProgramDiff &diff) {
@@ -1117,10 +1220,14 @@ llvm::json::Value diffToJson(const ProgramDiff &diff) {
                        : c.contentChanged                  ? "changed"
                                                            : "renamed";
     llvm::json::Object o{{"change", kind}, {"graph", c.graphPath}};
-    o["a"] = c.nameA.empty() ? llvm::json::Value(nullptr) : llvm::json::Value(c.nameA);
-    o["b"] = c.nameB.empty() ? llvm::json::Value(nullptr) : llvm::json::Value(c.nameB);
-    o["text_a"] = c.textA.empty() ? llvm::json::Value(nullptr) : llvm::json::Value(c.textA);
-    o["text_b"] = c.textB.empty() ? llvm::json::Value(nullptr) : llvm::json::Value(c.textB);
+    o["a"] = c.nameA.empty() ? llvm::json::Value(nullptr)
+                             : llvm::json::Value(c.nameA);
+    o["b"] = c.nameB.empty() ? llvm::json::Value(nullptr)
+                             : llvm::json::Value(c.nameB);
+    o["text_a"] = c.textA.empty() ? llvm::json::Value(nullptr)
+                                  : llvm::json::Value(c.textA);
+    o["text_b"] = c.textB.empty() ? llvm::json::Value(nullptr)
+                                  : llvm::json::Value(c.textB);
     o["renamed"] = c.renamed;
     o["details"] = llvm::json::Array(c.details);
     nodes.push_back(std::move(o));

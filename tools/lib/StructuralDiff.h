@@ -1,4 +1,4 @@
-//===- StructuralDiff.h - What changed between two programs -------*- C++ -*-===//
+//===- StructuralDiff.h - What changed between two programs -----*- C++ -*-===//
 //
 // Compares two ExportedPrograms the way a reviewer would: nodes are matched
 // by structure, not by name, so renaming `add_1` to `add_2` is "unchanged
@@ -132,8 +132,9 @@ struct ProgramDiff {
   DiffSummary summary;
 
   bool isEqual() const {
-    return nodes.empty() && graphInputs.empty() && graphOutputs.empty() && signature.empty() &&
-           rangeConstraints.empty() && programFields.empty();
+    return nodes.empty() && graphInputs.empty() && graphOutputs.empty() &&
+           signature.empty() && rangeConstraints.empty() &&
+           programFields.empty();
   }
 };
 
