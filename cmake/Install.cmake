@@ -53,6 +53,14 @@ set_target_properties(pt2ir_llvm PROPERTIES EXPORT_NAME llvm)
 set_target_properties(pt2ir_rapidjson PROPERTIES EXPORT_NAME rapidjson)
 target_include_directories(pt2ir_tools PUBLIC $<INSTALL_INTERFACE:${PT2IR_INSTALL_INCLUDEDIR}>)
 
+# A sanitized build's libraries need the sanitizer runtimes in whatever links
+# them, so the installed package (and the .pc file) asks for them.
+set(PT2IR_PC_EXTRA_LIBS "")
+if(PT2IR_SANITIZE)
+  target_link_options(pt2ir_ir INTERFACE $<INSTALL_INTERFACE:-fsanitize=address,undefined>)
+  set(PT2IR_PC_EXTRA_LIBS "-fsanitize=address,undefined")
+endif()
+
 install(TARGETS pt2ir_ir pt2ir_serde pt2ir_verifier pt2ir_passes pt2ir_tools
                 pt2ir_llvm pt2ir_rapidjson
         EXPORT pt2irTargets
