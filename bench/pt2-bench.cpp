@@ -27,6 +27,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <string>
@@ -284,9 +285,10 @@ int Driver::run() {
   std::strftime(date, sizeof(date), "%Y-%m-%d %H:%M", std::localtime(&now));
   llvm::outs() << "pt2ir benchmark, " << date << "\n";
   llvm::outs() << "machine: " << machineDescription() << "\n";
-  llvm::outs() << "times: best CPU time (user+system) of the runs shown; peak "
-                  "RSS of the "
-                  "measuring process\n";
+  llvm::outs() << "times: best CPU time (user+system) of the runs shown, each "
+                  "from a trimmed heap; peak RSS of the measuring process\n";
+  const char *tunables = std::getenv("GLIBC_TUNABLES");
+  llvm::outs() << "GLIBC_TUNABLES: " << (tunables ? tunables : "(unset)") << "\n";
   if (!pipeline.empty())
     llvm::outs() << "pass pipeline: " << pipeline << "\n";
   llvm::outs() << "\n";

@@ -2,8 +2,12 @@
 
 #include "ir/PyRepr.h"
 
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/SwapByteOrder.h"
 #include <fmt/format.h>
+#include <charconv>
 #include <cmath>
+#include <cstring>
 
 namespace pt2ir {
 
@@ -51,18 +55,61 @@ static unsigned decodeUtf8(llvm::StringRef s, size_t i, uint32_t &cp) {
   return len;
 }
 
+/// The high bit of each byte of `w` that json.dumps escapes ('"', '\\',
+/// control characters, DEL and above). Bits above the lowest may be
+/// spurious (borrows), so only the lowest set bit locates a byte.
+static uint64_t escapeMask(uint64_t w) {
+  constexpr uint64_t Ones = 0x0101010101010101ull;
+  constexpr uint64_t Highs = 0x8080808080808080ull;
+  auto zeroByte = [](uint64_t x) { return (x - Ones) & ~x; };
+  uint64_t quote = zeroByte(w ^ (Ones * '"'));
+  uint64_t backslash = zeroByte(w ^ (Ones * '\\'));
+  uint64_t del = zeroByte(w ^ (Ones * 0x7F));
+  uint64_t control = (w - Ones * 0x20) & ~w;
+  return (quote | backslash | del | control | w) & Highs;
+}
+
+static bool needsEscape(unsigned char c) {
+  return c < 0x20 || c >= 0x7F || c == '"' || c == '\\';
+}
+
+/// The index of the first byte at or after `i` that needs escaping, or the
+/// size; eight bytes at a time.
+static size_t plainRunEnd(llvm::StringRef s, size_t i) {
+  size_t n = s.size();
+  while (n - i >= 8) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    uint64_t mask = escapeMask(w);
+    if (mask) {
+      if (llvm::sys::IsLittleEndianHost)
+        return i + llvm::countr_zero(mask) / 8;
+      break;
+    }
+    i += 8;
+  }
+  while (i < n && !needsEscape(static_cast<unsigned char>(s[i])))
+    ++i;
+  return i;
+}
+
 void appendPyJsonString(std::string &out, llvm::StringRef s) {
+  // Most strings are short names without anything to escape: one append.
+  if (s.size() <= 62 && plainRunEnd(s, 0) == s.size()) {
+    char buf[64];
+    buf[0] = '"';
+    if (!s.empty())
+      std::memcpy(buf + 1, s.data(), s.size());
+    buf[s.size() + 1] = '"';
+    out.append(buf, s.size() + 2);
+    return;
+  }
   out += '"';
   size_t i = 0, n = s.size();
   while (i < n) {
     // Copy the longest run of bytes that need no escaping in one go.
     size_t start = i;
-    while (i < n) {
-      unsigned char c = s[i];
-      if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\')
-        break;
-      ++i;
-    }
+    i = plainRunEnd(s, i);
     out.append(s.data() + start, i - start);
     if (i == n)
       break;
@@ -131,7 +178,9 @@ void appendPyJsonFloatField(std::string &out, double v) {
 }
 
 void appendInt(std::string &out, int64_t v) {
-  fmt::format_to(std::back_inserter(out), "{}", v);
+  char buf[24];
+  auto result = std::to_chars(buf, buf + sizeof(buf), v);
+  out.append(buf, result.ptr);
 }
 
 } // namespace pt2ir

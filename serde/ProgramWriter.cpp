@@ -13,6 +13,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstring>
 
 namespace pt2ir {
 namespace {
@@ -29,9 +30,27 @@ public:
   std::string &field(int index, llvm::StringRef key) {
     if (pendingIndex >= 0)
       emitExtras(pendingIndex);
-    separator();
-    appendPyJsonString(out, key);
-    out += ": ";
+    // Declared keys are plain identifiers: `, "key": ` in one append.
+    char buf[64];
+    size_t n = 0;
+    if (!first) {
+      buf[n++] = ',';
+      buf[n++] = ' ';
+    }
+    first = false;
+    if (key.size() > sizeof(buf) - 6) {
+      out.append(buf, n);
+      appendPyJsonString(out, key);
+      out += ": ";
+    } else {
+      buf[n++] = '"';
+      std::memcpy(buf + n, key.data(), key.size());
+      n += key.size();
+      buf[n++] = '"';
+      buf[n++] = ':';
+      buf[n++] = ' ';
+      out.append(buf, n);
+    }
     pendingIndex = index;
     return out;
   }
@@ -560,8 +579,25 @@ void Writer::program(const ExportedProgram &ep) {
 
 } // namespace
 
+/// An upper estimate of the JSON size of `g`'s nodes and values, so the
+/// output buffer is allocated once instead of doubling (and copying) about
+/// thirty times for a large program. Capacity that is never written costs
+/// address space, not memory.
+static size_t estimateGraphJsonSize(const Graph &g) {
+  size_t bytes = 4096 + 256 * g.getInputs().size();
+  for (const Node &n : g.getNodes()) {
+    bytes += 256 + 160 * n.getInputs().size() + 768 * n.getOutputs().size();
+    for (const auto &kv : n.getMetadata())
+      bytes += 8 + kv.first.size() + kv.second.size() + kv.second.size() / 4;
+  }
+  return bytes;
+}
+
 std::string writeProgram(const ExportedProgram &ep) {
   std::string out;
+  const GraphModule &gm = ep.graphModule;
+  out.reserve(estimateGraphJsonSize(*gm.graph) + 256 * gm.signature.inputSpecs.size() +
+              128 * gm.moduleCallGraph.size());
   Writer(out).program(ep);
   return out;
 }
