@@ -150,16 +150,20 @@ bool isIntegerValue(const Expr &e, int64_t value) {
 }
 
 /// True when `1/base` would not parse back: the parser refuses a division by
-/// an exact zero, alone or as a factor of a product (products nested in
-/// products are flattened when read back, so their factors count too). Such
-/// powers are printed as `base**(-1)` instead.
+/// an exact zero, alone or as a factor of a product. What the printed base
+/// reads back as counts: products nested in products are flattened, and a
+/// one-operand And/Or prints as its bare operand. Such powers are printed as
+/// `base**(-1)` instead.
 bool isZeroDivisor(const Expr &base) {
   llvm::SmallVector<const Expr *, 8> work{&base};
   while (!work.empty()) {
     const Expr *e = work.pop_back_val();
     if (isIntegerValue(*e, 0))
       return true;
-    if (e->kind() == ExprKind::Mul)
+    bool transparent = (e->kind() == ExprKind::And ||
+                        e->kind() == ExprKind::Or) &&
+                       e->numOperands() == 1;
+    if (e->kind() == ExprKind::Mul || transparent)
       for (const Expr &factor : e->operands())
         work.push_back(&factor);
   }

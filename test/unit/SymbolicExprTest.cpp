@@ -800,6 +800,18 @@ TEST(SymbolicExprTest, FuzzFindingsStayFixed) {
     EXPECT_EQ(again, e) << plain;
     EXPECT_EQ(toString(again, Form::Plain), plain);
   }
+  // A one-operand And/Or prints as its bare operand, so its zero factors end
+  // up in the divisor when read back.
+  for (const char *text : {"-u0 - And(0*s1*s0)**(-1)", "Or(And(0*s1))**(-1)"}) {
+    SCOPED_TRACE(text);
+    Expr e = parseOk(text);
+    ASSERT_FALSE(e.isNull());
+    std::string plain = toString(e, Form::Plain);
+    Expr again = parseOk(plain);
+    ASSERT_FALSE(again.isNull()) << plain;
+    std::string settled = toString(again, Form::Plain);
+    EXPECT_EQ(toString(parseOk(settled), Form::Plain), settled);
+  }
   // A zero inside a nested product: the plain form flattens products when
   // read back, so the zero still ends up in the divisor.
   Expr nested = parseOk("Mul(Integer(2), Pow(Mul(Mul(Integer(0), "
