@@ -3,7 +3,7 @@
 
 Usage: make_seeds.py TARGET OUTDIR
 
-  program_reader, roundtrip, pipeline: test/corpus/*.json, every JSON input of
+  program_reader, roundtrip, streaming, pipeline, tools: test/corpus/*.json, every JSON input of
       the lit tests (split-file sections), test/malformed/*.json
   treespec: every in_spec/out_spec string found in those programs, plus the
       treespec strings written in test/unit/TreespecTest.cpp
@@ -150,7 +150,7 @@ def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     target, outdir = sys.argv[1], sys.argv[2]
-    if target in ("program_reader", "roundtrip", "pipeline"):
+    if target in ("program_reader", "roundtrip", "streaming", "pipeline", "tools"):
         seeds = (text for _, text in program_texts())
     elif target == "treespec":
         seeds = treespec_seeds()

@@ -8,7 +8,8 @@
 #   scripts/fuzz.sh --build                               only build
 #   scripts/fuzz.sh --list                                list the targets
 #
-# TARGET is program_reader, roundtrip, treespec, symexpr, archive or pipeline
+# TARGET is program_reader, roundtrip, streaming, treespec, symexpr, archive,
+# pipeline or tools
 # (the executable is build-fuzz/fuzz/fuzz_TARGET). Seeds are rebuilt from the
 # tests by fuzz/make_seeds.py into build-fuzz/seeds/TARGET; the growing corpus
 # lives in build-fuzz/corpus/TARGET, and crashes, leaks, timeouts and
@@ -24,7 +25,7 @@
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/build-fuzz"
-targets=(program_reader roundtrip treespec symexpr archive pipeline)
+targets=(program_reader roundtrip streaming treespec symexpr archive pipeline tools)
 cxx="${PT2IR_FUZZ_CXX:-clang++}"
 export CMAKE_BUILD_PARALLEL_LEVEL="${PT2IR_JOBS:-2}"
 
@@ -62,7 +63,7 @@ build_targets() {
 
 # Leaks fail the run; a report aborts so that libFuzzer keeps the input.
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:${ASAN_OPTIONS:-}"
-export UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1:${UBSAN_OPTIONS:-}"
+export UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1:suppressions=$root/fuzz/ubsan.supp:${UBSAN_OPTIONS:-}"
 
 run_target() {
   local target="$1" seconds="$2"
@@ -74,7 +75,7 @@ run_target() {
   python3 "$root/fuzz/make_seeds.py" "$target" "$seeds" || return 1
   local dict=()
   case "$target" in
-  program_reader | roundtrip | pipeline) dict=(-dict="$root/fuzz/dicts/program.dict") ;;
+  program_reader | roundtrip | streaming | pipeline | tools) dict=(-dict="$root/fuzz/dicts/program.dict") ;;
   treespec) dict=(-dict="$root/fuzz/dicts/treespec.dict") ;;
   symexpr) dict=(-dict="$root/fuzz/dicts/symexpr.dict") ;;
   esac
