@@ -4,7 +4,7 @@
 #include "ir/IRContext.h"
 
 #include "llvm/ADT/SmallString.h"
-#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace pt2ir {
@@ -175,18 +175,43 @@ static llvm::Error checkDefinedBefore(Graph &g, const NodeSpec &spec,
 }
 
 llvm::Expected<Node *> Graph::createNode(NodeSpec spec, iterator pos) {
-  for (const NamedArgument &in : spec.inputs)
-    if (auto err = checkResolvable(in.arg))
-      return err;
-  // Outputs may not repeat each other nor an existing name.
+  // Resolve every operand once; the values found are linked below, after
+  // all checks passed (on error nothing changes).
+  llvm::SmallVector<Value *, 16> operandValues;
+  for (const NamedArgument &in : spec.inputs) {
+    llvm::Error err = llvm::Error::success();
+    in.arg.forEachUse([&](Use *u) {
+      Value *v = u->get() ? u->get() : lookupValue(u->getName());
+      operandValues.push_back(v);
+      if (err || v || in.arg.getKind() == ArgKind::CustomObj)
+        return; // A constant object that is not a graph input stays by name.
+      err = makeError("use of undefined value '" + u->getName() + "'");
+    });
+    if (err)
+      return std::move(err);
+  }
+  // Outputs may not repeat each other nor an existing name. Nodes define a
+  // few values, so a linear scan beats a set until there are many.
   {
-    llvm::StringSet<> seen;
+    llvm::SmallVector<llvm::StringRef, 8> seen;
+    llvm::DenseSet<llvm::StringRef> seenSet;
+    auto firstTime = [&](llvm::StringRef name) {
+      if (seen.size() < 16) {
+        if (llvm::is_contained(seen, name))
+          return false;
+        seen.push_back(name);
+        if (seen.size() == 16)
+          seenSet.insert(seen.begin(), seen.end());
+        return true;
+      }
+      return seenSet.insert(name).second;
+    };
     for (const Argument &out : spec.outputs) {
       llvm::Error err = llvm::Error::success();
       out.forEachUse([&](Use *u) {
         if (err)
           return;
-        if (lookupValue(u->getName()) || !seen.insert(u->getName()).second)
+        if (lookupValue(u->getName()) || !firstTime(u->getName()))
           err = makeError("value '" + u->getName() + "' is defined twice");
       });
       if (err)
@@ -206,8 +231,16 @@ llvm::Expected<Node *> Graph::createNode(NodeSpec spec, iterator pos) {
   node->isHopSingleTensorReturn = spec.isHopSingleTensorReturn;
   node->name = spec.name;
   node->extras = std::move(spec.extras);
+  Value *const *nextOperand = operandValues.begin();
   for (const NamedArgument &in : node->inputs)
-    (void)resolveOperands(in.arg, node, nullptr);
+    in.arg.forEachUse([&](Use *u) {
+      Value *v = *nextOperand++;
+      u->role = UseRole::Operand;
+      u->user = node;
+      u->outputOwner = nullptr;
+      if (v)
+        u->set(v);
+    });
   for (const Argument &out : node->outputs)
     (void)defineSlots(out, node, ValueOrigin::NodeOutput);
   adoptSubgraphs(node);

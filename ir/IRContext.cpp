@@ -8,15 +8,17 @@
 namespace pt2ir {
 
 llvm::StringRef IRContext::intern(llvm::StringRef s) {
-  auto it = strings.find(s);
-  if (it != strings.end())
+  // One hash look-up: insert the caller's string, and when it is new, point
+  // the entry at our copy (equal bytes, so its hash and place stay valid).
+  auto [it, inserted] = strings.insert(s);
+  if (!inserted)
     return *it;
   char *copy = allocator.Allocate<char>(s.size() + 1);
   if (!s.empty())
     std::memcpy(copy, s.data(), s.size());
   copy[s.size()] = '\0';
   llvm::StringRef saved(copy, s.size());
-  strings.insert(saved);
+  const_cast<llvm::StringRef &>(*it) = saved;
   return saved;
 }
 
