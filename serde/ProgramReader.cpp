@@ -188,6 +188,12 @@ private:
       return true;
     return fail("nesting deeper than the limit of " + llvm::Twine(options.maxDepth));
   }
+  bool subgraphDepthOk() {
+    if (subgraphDepth <= options.maxSubgraphDepth)
+      return true;
+    return fail("subgraphs nested deeper than the limit of " +
+                llvm::Twine(options.maxSubgraphDepth));
+  }
 
   /// Matches the members of a struct object against `names` (declaration
   /// order). Unknown keys go to `extras` (when given) with their position.
@@ -328,6 +334,7 @@ private:
   std::vector<PathStep> path;
   std::optional<std::string> error;
   unsigned depth = 0;
+  unsigned subgraphDepth = 0;
 };
 
 bool Reader::readTensorArgument(const JsonValue &v, llvm::StringRef typeName,
@@ -572,7 +579,9 @@ bool Reader::readArgument(const JsonValue &v, Argument &out) {
     {
       Step s2(*this, "graph");
       ++depth;
-      bool ok = depthOk() && readGraph(*slots[1], *sub);
+      ++subgraphDepth;
+      bool ok = depthOk() && subgraphDepthOk() && readGraph(*slots[1], *sub);
+      --subgraphDepth;
       --depth;
       if (!ok)
         return false;

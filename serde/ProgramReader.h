@@ -48,6 +48,11 @@ struct ReadOptions {
   std::string fileName = "<input>";
   /// Deepest JSON nesting accepted (arrays and objects).
   unsigned maxDepth = 512;
+  /// Deepest nesting of subgraphs (GraphArgument inside a graph's node)
+  /// accepted. Each level costs a few KiB of stack in the reader, the writer,
+  /// the printer and clone; 64 keeps reading well under 1 MiB of stack and
+  /// matches the verifier's default subgraph-depth check.
+  unsigned maxSubgraphDepth = 64;
   /// Longest string accepted, in bytes.
   size_t maxStringLength = size_t(1) << 30;
   /// Upgraders for programs whose major differs from SchemaMajor.

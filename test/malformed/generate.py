@@ -311,8 +311,12 @@ with_arg("deep-subgraphs.json",
          '{"as_graph": {"name": "g", "graph": ' + nested_subgraphs(2000) + "}}")
 # Just inside the limits: accepted, and every later stage (printer, writer,
 # clone, verifier, passes) must cope with the depth without recursing away.
+# (The add node's argument holds the first subgraph, so nested_subgraphs(n)
+# makes n + 1 levels; the reader accepts 64.)
 with_arg("deep-subgraphs-at-limit.json",
-         '{"as_graph": {"name": "g", "graph": ' + nested_subgraphs(511) + "}}")
+         '{"as_graph": {"name": "g", "graph": ' + nested_subgraphs(63) + "}}")
+with_arg("deep-subgraphs-past-limit.json",
+         '{"as_graph": {"name": "g", "graph": ' + nested_subgraphs(64) + "}}")
 with_arg("deep-string-to-argument-at-limit.json",
          deep_text('{"as_string_to_argument": {"k": ', '{"as_int": 1}', "}}", 512))
 emit("deep-expr-str.json", BASE_TEXT.replace('"expr_str": "s0"', '"expr_str": "%s"' % ("(" * 5000 + "s0" + ")" * 5000), 1))

@@ -12,10 +12,13 @@
 //  - every committed program except the valid one is rejected, with an
 //    error that starts with the file name;
 //  - reading never changes its input (bytes and modification time), and a
-//    failed write leaves the existing output and no temporary behind.
+//    failed write leaves the existing output and no temporary behind;
+//  - the deepest programs the reader accepts are read, written, printed,
+//    cloned, verified and freed on a thread with a 1 MiB stack.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/Printer.h"
 #include "serde/ProgramReader.h"
 #include "serde/ProgramWriter.h"
 #include "serde/Pt2Archive.h"
@@ -25,6 +28,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/thread.h"
+#include "verifier/Verifier.h"
 
 #include <gtest/gtest.h>
 
@@ -57,6 +62,50 @@ std::string readBytes(const std::string &path) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   return buffer ? (*buffer)->getBuffer().str() : std::string("<unreadable>");
+}
+
+/// A program whose graph has a node with a subgraph, whose node has a
+/// subgraph, ... `levels` subgraphs deep, written as torch writes JSON.
+std::string nestedSubgraphProgram(unsigned levels) {
+  const std::string tables =
+      "\"tensor_values\": {}, \"sym_int_values\": {}, \"sym_bool_values\": "
+      "{}, \"is_single_tensor_return\": false, \"custom_obj_values\": {}, "
+      "\"sym_float_values\": {}}";
+  std::string graph = "{\"inputs\": [], \"outputs\": [], \"nodes\": [], " +
+                      tables;
+  for (unsigned i = 0; i < levels; ++i)
+    graph = "{\"inputs\": [], \"outputs\": [], \"nodes\": [{\"target\": "
+            "\"torch.ops.higher_order.wrap\", \"inputs\": [{\"name\": \"\", "
+            "\"arg\": {\"as_graph\": {\"name\": \"g\", \"graph\": " +
+            graph +
+            "}}, \"kind\": 1}], \"outputs\": [], \"metadata\": {}, "
+            "\"is_hop_single_tensor_return\": null, \"name\": \"wrap\"}], " +
+            tables;
+  return "{\"graph_module\": {\"graph\": " + graph +
+         ", \"signature\": {\"input_specs\": [], \"output_specs\": []}, "
+         "\"module_call_graph\": [], \"metadata\": {}, "
+         "\"treespec_namedtuple_fields\": {}}, \"opset_version\": {}, "
+         "\"range_constraints\": {}, \"schema_version\": {\"major\": 8, "
+         "\"minor\": 19}, \"verifiers\": [], \"torch_version\": \"2.9.0\", "
+         "\"guards_code\": []}";
+}
+
+/// A program with one node whose argument is `levels` nested
+/// as_string_to_argument maps.
+std::string nestedMapProgram(unsigned levels) {
+  std::string arg = "{\"as_int\": 1}";
+  for (unsigned i = 0; i < levels; ++i)
+    arg = "{\"as_string_to_argument\": {\"k\": " + arg + "}}";
+  std::string program = nestedSubgraphProgram(0);
+  std::string nodes = "\"nodes\": []";
+  size_t at = program.find(nodes);
+  return program.replace(
+      at, nodes.size(),
+      "\"nodes\": [{\"target\": \"torch.ops.test.deep.default\", "
+      "\"inputs\": [{\"name\": \"m\", \"arg\": " +
+          arg +
+          ", \"kind\": 1}], \"outputs\": [], \"metadata\": {}, "
+          "\"is_hop_single_tensor_return\": null, \"name\": \"deep\"}]");
 }
 
 /// Everything a driver does with an archive: open, read every entry, sort
@@ -220,34 +269,88 @@ TEST(MalformedInputTest, ReaderLimitsGiveClearErrors) {
       << message;
   EXPECT_EQ(message.rfind("short.json: error: ", 0), 0u) << message;
 
-  // Two nested subgraphs under a depth limit of one.
-  std::string graph = "{\"inputs\": [], \"outputs\": [], \"nodes\": [], "
-                      "\"tensor_values\": {}, \"sym_int_values\": {}, "
-                      "\"sym_bool_values\": {}}";
-  auto wrap = [](const std::string &inner) {
-    return "{\"inputs\": [], \"outputs\": [], \"nodes\": [{\"target\": "
-           "\"torch.ops.higher_order.wrap\", \"inputs\": [{\"name\": \"\", "
-           "\"arg\": {\"as_graph\": {\"name\": \"g\", \"graph\": " +
-           inner +
-           "}}}], \"outputs\": [], \"metadata\": {}}], \"tensor_values\": {}, "
-           "\"sym_int_values\": {}, \"sym_bool_values\": {}}";
-  };
-  std::string program2 =
-      "{\"graph_module\": {\"graph\": " + wrap(wrap(graph)) +
-      ", \"signature\": {\"input_specs\": [], \"output_specs\": []}, "
-      "\"module_call_graph\": []}, \"opset_version\": {}, "
-      "\"range_constraints\": {}, \"schema_version\": {\"major\": 8, "
-      "\"minor\": 19}}";
+  // Two nested subgraphs under a subgraph limit of one.
+  std::string program2 = nestedSubgraphProgram(2);
   ASSERT_TRUE(static_cast<bool>(readProgram(program2)))
       << llvm::toString(readProgram(program2).takeError());
   ReadOptions shallow;
-  shallow.maxDepth = 1;
+  shallow.maxSubgraphDepth = 1;
   auto deep = readProgram(program2, shallow);
+  ASSERT_FALSE(static_cast<bool>(deep));
+  message = llvm::toString(deep.takeError());
+  EXPECT_NE(message.find("subgraphs nested deeper than the limit of 1"),
+            std::string::npos)
+      << message;
+  ReadOptions shallowJson;
+  shallowJson.maxDepth = 1;
+  deep = readProgram(program2, shallowJson);
   ASSERT_FALSE(static_cast<bool>(deep));
   message = llvm::toString(deep.takeError());
   EXPECT_NE(message.find("nesting deeper than the limit of 1"),
             std::string::npos)
       << message;
+}
+
+TEST(MalformedInputTest, SubgraphNestingIsCappedByDefault) {
+  unsigned limit = ReadOptions().maxSubgraphDepth;
+  auto atLimit = readProgram(nestedSubgraphProgram(limit));
+  EXPECT_TRUE(static_cast<bool>(atLimit))
+      << llvm::toString(atLimit.takeError());
+  auto past = readProgram(nestedSubgraphProgram(limit + 1));
+  ASSERT_FALSE(static_cast<bool>(past));
+  std::string message = llvm::toString(past.takeError());
+  EXPECT_NE(message.find("subgraphs nested deeper than the limit of " +
+                         std::to_string(limit)),
+            std::string::npos)
+      << message;
+}
+
+/// Sanitizers make frames several times larger; the budget scales with them.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr unsigned SmallStackBytes = 8u << 20;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+constexpr unsigned SmallStackBytes = 8u << 20;
+#else
+constexpr unsigned SmallStackBytes = 1u << 20;
+#endif
+#else
+constexpr unsigned SmallStackBytes = 1u << 20;
+#endif
+
+TEST(MalformedInputTest, DeepestAcceptedProgramsFitInASmallStack) {
+  // Everything that recurses over user data is bounded by the reader's
+  // limits; at those limits the whole pipeline fits in 1 MiB of stack.
+  const std::string inputs[] = {
+      nestedSubgraphProgram(ReadOptions().maxSubgraphDepth),
+      nestedMapProgram(ReadOptions().maxDepth)};
+  for (const std::string &input : inputs) {
+    bool finished = false;
+    std::string failure;
+    llvm::thread worker(std::optional<unsigned>(SmallStackBytes), [&] {
+      auto program = readProgram(input);
+      if (!program) {
+        failure = llvm::toString(program.takeError());
+        return;
+      }
+      std::string json = writeProgram(*program);
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      printProgram(os, *program);
+      {
+        ExportedProgram copy = program->clone();
+        if (writeProgram(copy) != json)
+          failure = "the clone writes different JSON";
+      }
+      (void)verifyProgram(*program);
+      if (json != input)
+        failure = "the program does not round-trip byte for byte";
+      finished = true;
+    });
+    worker.join();
+    EXPECT_TRUE(finished) << failure;
+    EXPECT_EQ(failure, "");
+  }
 }
 
 TEST(MalformedInputTest, EveryCommittedProgramButTheValidOneIsRejected) {
