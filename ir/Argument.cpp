@@ -296,7 +296,12 @@ Value *Argument::getSingleValue() const {
 
 Argument Argument::clone(IRContext &ctx) const {
   auto cloneUse = [&](Use *u) -> Use * {
-    return u ? detachedUse(ctx, u->getName()) : nullptr;
+    if (!u)
+      return nullptr;
+    Use *copy = detachedUse(ctx, u->getName());
+    if (const ExtraFields *extras = ctx.getUseExtras(u))
+      ctx.setUseExtras(copy, *extras);
+    return copy;
   };
   auto cloneRefs = [&](const std::vector<Use *> &refs) {
     std::vector<Use *> out;
@@ -342,7 +347,9 @@ Argument Argument::clone(IRContext &ctx) const {
   }
   case ArgKind::Graph: {
     auto &g = getGraphArg();
-    return Argument(kind, GraphArg{g.name, g.graph ? g.graph->clone() : nullptr});
+    GraphArg copy{g.name, g.graph ? g.graph->clone() : nullptr};
+    copy.extras = g.extras;
+    return Argument(kind, std::move(copy));
   }
   case ArgKind::StringToArgument: {
     StringMap m;

@@ -97,6 +97,8 @@ public:
   struct GraphArg {
     llvm::StringRef name;
     std::unique_ptr<Graph> graph;
+    /// Unknown JSON keys of the GraphArgument object.
+    ExtraFields extras;
     GraphArg(llvm::StringRef name, std::unique_ptr<Graph> graph);
     GraphArg(GraphArg &&) noexcept;
     GraphArg &operator=(GraphArg &&) noexcept;
@@ -108,6 +110,8 @@ public:
   };
   struct Complex {
     double real = 0, imag = 0;
+    /// Unknown JSON keys of the ComplexValue object.
+    ExtraFields extras;
   };
   struct UnknownMember {
     std::string key;
@@ -148,7 +152,9 @@ public:
   static Argument layout(int64_t v) { return Argument(ArgKind::Layout, v); }
   static Argument device(Device d) { return Argument(ArgKind::Device, std::move(d)); }
   static Argument operatorRef(llvm::StringRef s) { return Argument(ArgKind::Operator, s); }
-  static Argument complex(double re, double im) { return Argument(ArgKind::Complex, Complex{re, im}); }
+  static Argument complex(double re, double im, ExtraFields extras = {}) {
+    return Argument(ArgKind::Complex, Complex{re, im, std::move(extras)});
+  }
   static Argument intLists(std::vector<std::vector<int64_t>> v) { return Argument(ArgKind::IntLists, std::move(v)); }
   static Argument floatLists(std::vector<std::vector<double>> v) { return Argument(ArgKind::FloatLists, std::move(v)); }
   /// A single sym member (kind is SymInt, SymBool or SymFloat).

@@ -33,8 +33,27 @@ Use *IRContext::allocateUse() {
 }
 
 void IRContext::releaseUse(Use *use) {
+  if (use->hasExtras)
+    useExtras.erase(use);
+  use->hasExtras = false;
   use->next = freeUses;
   freeUses = use;
+}
+
+const ExtraFields *IRContext::getUseExtras(const Use *use) const {
+  if (!use->hasExtras)
+    return nullptr;
+  auto it = useExtras.find(use);
+  return it == useExtras.end() ? nullptr : &it->second;
+}
+
+void IRContext::setUseExtras(Use *use, ExtraFields extras) {
+  use->hasExtras = !extras.empty();
+  if (!use->hasExtras) {
+    useExtras.erase(use);
+    return;
+  }
+  useExtras[use] = std::move(extras);
 }
 
 } // namespace pt2ir

@@ -9,6 +9,8 @@
 #ifndef PT2IR_IR_IRCONTEXT_H
 #define PT2IR_IR_IRCONTEXT_H
 
+#include "ir/ExtraFields.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Allocator.h"
@@ -34,6 +36,14 @@ public:
   /// Returns a use slot to the free list. The use must be unlinked.
   void releaseUse(Use *use);
 
+  /// Unknown JSON keys of the leaf struct (TensorArgument, TokenArgument,
+  /// CustomObjArgument) that `use` was read from, or null. Files of a newer
+  /// schema minor may carry them; they are written back in place. Kept here
+  /// rather than in every Use since almost no use has any.
+  const ExtraFields *getUseExtras(const Use *use) const;
+  /// Sets (or, when `extras` is empty, clears) the unknown keys of `use`.
+  void setUseExtras(Use *use, ExtraFields extras);
+
   llvm::BumpPtrAllocator &getAllocator() { return allocator; }
 
 private:
@@ -50,6 +60,7 @@ private:
   };
   llvm::DenseSet<llvm::StringRef, InternedStringInfo> strings;
   Use *freeUses = nullptr;
+  llvm::DenseMap<const Use *, ExtraFields> useExtras;
 };
 
 } // namespace pt2ir

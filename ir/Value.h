@@ -57,6 +57,8 @@ public:
   /// Points an Operand slot at another value, relinking use lists.
   void set(Value *v);
   Use *getNext() const { return next; }
+  /// Whether the context holds unknown JSON keys for this slot.
+  bool hasExtraFields() const { return hasExtras; }
 
 private:
   friend class Value;
@@ -75,6 +77,8 @@ private:
   Use *next = nullptr;
   Use **prev = nullptr;
   UseRole role = UseRole::Detached;
+  /// The context holds unknown JSON keys for this slot (IRContext::getUseExtras).
+  bool hasExtras = false;
 };
 
 /// Where a value is defined.

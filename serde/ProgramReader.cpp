@@ -292,9 +292,37 @@ private:
 
   //===--- Schema types ---===//
   bool readArgument(const JsonValue &v, Argument &out);
-  bool readTensorArgument(const JsonValue &v, llvm::StringRef typeName, llvm::StringRef &name);
+  /// Reads a TensorArgument or TokenArgument object; unknown keys go to
+  /// `extras`.
+  bool readTensorArgument(const JsonValue &v, llvm::StringRef typeName, llvm::StringRef &name,
+                          ExtraFields &extras);
+  /// A TensorArgument's name together with the unknown keys it carried.
+  struct TensorRef {
+    llvm::StringRef name;
+    ExtraFields extras;
+  };
+  bool readTensorRef(const JsonValue &v, TensorRef &out) {
+    return readTensorArgument(v, "TensorArgument", out.name, out.extras);
+  }
+  /// Hands the unknown keys read with a slot to the context.
+  void attachExtras(Use *use, ExtraFields &extras) {
+    if (use && !extras.empty())
+      ctx.setUseExtras(use, std::move(extras));
+  }
+  /// Names of `refs`, for the Argument factories.
+  static std::vector<llvm::StringRef> namesOf(const std::vector<TensorRef> &refs) {
+    std::vector<llvm::StringRef> names;
+    names.reserve(refs.size());
+    for (const TensorRef &r : refs)
+      names.push_back(r.name);
+    return names;
+  }
+  void attachExtras(const std::vector<Use *> &uses, std::vector<TensorRef> &refs) {
+    for (size_t i = 0; i < uses.size() && i < refs.size(); ++i)
+      attachExtras(uses[i], refs[i].extras);
+  }
   bool readSymArg(const JsonValue &v, ArgKind kind, SymArg &out);
-  bool readOptionalTensor(const JsonValue &v, Use *&out);
+  bool readOptionalTensor(const JsonValue &v, std::optional<TensorRef> &out);
   bool readDevice(const JsonValue &v, Device &out);
   bool readSymExpr(const JsonValue &v, SymExpr &out);
   bool readSymValue(const JsonValue &v, ValueTable table, SymValue &out);
@@ -338,10 +366,10 @@ private:
 };
 
 bool Reader::readTensorArgument(const JsonValue &v, llvm::StringRef typeName,
-                                llvm::StringRef &name) {
+                                llvm::StringRef &name, ExtraFields &extras) {
   static const char *const Names[] = {"name"};
   const JsonValue *slots[1] = {};
-  if (!readFields(v, typeName, Names, slots, nullptr))
+  if (!readFields(v, typeName, Names, slots, &extras))
     return false;
   if (!require(slots[0], "name", typeName))
     return false;
@@ -374,23 +402,20 @@ bool Reader::readSymArg(const JsonValue &v, ArgKind kind, SymArg &out) {
   return fail("unknown member '" + key + "' of union " + typeName);
 }
 
-bool Reader::readOptionalTensor(const JsonValue &v, Use *&out) {
+bool Reader::readOptionalTensor(const JsonValue &v, std::optional<TensorRef> &out) {
   llvm::StringRef key;
   const JsonValue *member;
   if (!readUnion(v, "OptionalTensorArgument", key, member))
     return false;
   Step s(*this, key);
   if (key == "as_none") {
-    out = nullptr;
+    out.reset();
     return true;
   }
   if (key != "as_tensor")
     return fail("unknown member '" + key + "' of union OptionalTensorArgument");
-  llvm::StringRef name;
-  if (!readTensorArgument(*member, "TensorArgument", name))
-    return false;
-  out = Argument::tensor(ctx, name).getRef();
-  return true;
+  out.emplace();
+  return readTensorRef(*member, *out);
 }
 
 bool Reader::readDevice(const JsonValue &v, Device &out) {
@@ -434,19 +459,20 @@ bool Reader::readArgument(const JsonValue &v, Argument &out) {
     out = Argument::none(); // Any value: `true`, or `[]` in early files.
     return true;
   case ArgKind::Tensor: {
-    llvm::StringRef name;
-    if (!readTensorArgument(m, "TensorArgument", name))
+    TensorRef ref;
+    if (!readTensorRef(m, ref))
       return false;
-    out = Argument::tensor(ctx, name);
+    out = Argument::tensor(ctx, ref.name);
+    attachExtras(out.getRef(), ref.extras);
     return true;
   }
   case ArgKind::Tensors: {
-    std::vector<llvm::StringRef> names;
-    if (!readList(m, "a list of TensorArgument", names, [&](const JsonValue &e, llvm::StringRef &n) {
-          return readTensorArgument(e, "TensorArgument", n);
-        }))
+    std::vector<TensorRef> refs;
+    if (!readList(m, "a list of TensorArgument", refs,
+                  [&](const JsonValue &e, TensorRef &r) { return readTensorRef(e, r); }))
       return false;
-    out = Argument::tensors(ctx, names);
+    out = Argument::tensors(ctx, namesOf(refs));
+    attachExtras(out.getRefs(), refs);
     return true;
   }
   case ArgKind::Int: {
@@ -566,7 +592,8 @@ bool Reader::readArgument(const JsonValue &v, Argument &out) {
   case ArgKind::Graph: {
     static const char *const Names[] = {"name", "graph"};
     const JsonValue *slots[2] = {};
-    if (!readFields(m, "GraphArgument", Names, slots, nullptr) ||
+    ExtraFields extras;
+    if (!readFields(m, "GraphArgument", Names, slots, &extras) ||
         !require(slots[0], "name", "GraphArgument") || !require(slots[1], "graph", "GraphArgument"))
       return false;
     llvm::StringRef name;
@@ -587,34 +614,43 @@ bool Reader::readArgument(const JsonValue &v, Argument &out) {
         return false;
     }
     out = Argument::graph(name, std::move(sub));
+    out.getGraphArg().extras = std::move(extras);
     return true;
   }
   case ArgKind::OptionalTensors: {
     if (!expectArray(m, "a list of OptionalTensorArgument"))
       return false;
+    std::vector<std::optional<TensorRef>> refs;
     std::vector<std::optional<llvm::StringRef>> names;
+    refs.reserve(m.Size());
+    names.reserve(m.Size());
     size_t i = 0;
     for (auto &e : m.GetArray()) {
       Step s2(*this, i++);
-      Use *u = nullptr;
-      if (!readOptionalTensor(e, u))
+      if (!readOptionalTensor(e, refs.emplace_back()))
         return false;
-      names.push_back(u ? std::optional<llvm::StringRef>(u->getName()) : std::nullopt);
+      names.push_back(refs.back() ? std::optional<llvm::StringRef>(refs.back()->name) : std::nullopt);
     }
     out = Argument::optionalTensors(ctx, names);
+    for (size_t j = 0; j < refs.size(); ++j)
+      if (refs[j])
+        attachExtras(out.getRefs()[j], refs[j]->extras);
     return true;
   }
   case ArgKind::OptionalTensor: {
-    Use *u = nullptr;
-    if (!readOptionalTensor(m, u))
+    std::optional<TensorRef> ref;
+    if (!readOptionalTensor(m, ref))
       return false;
-    out = Argument::optionalTensor(ctx, u ? std::optional<llvm::StringRef>(u->getName()) : std::nullopt);
+    out = Argument::optionalTensor(ctx, ref ? std::optional<llvm::StringRef>(ref->name) : std::nullopt);
+    if (ref)
+      attachExtras(out.getRef(), ref->extras);
     return true;
   }
   case ArgKind::CustomObj: {
     static const char *const Names[] = {"name", "class_fqn"};
     const JsonValue *slots[2] = {};
-    if (!readFields(m, "CustomObjArgument", Names, slots, nullptr) ||
+    ExtraFields extras;
+    if (!readFields(m, "CustomObjArgument", Names, slots, &extras) ||
         !require(slots[0], "name", "CustomObjArgument") ||
         !require(slots[1], "class_fqn", "CustomObjArgument"))
       return false;
@@ -630,12 +666,14 @@ bool Reader::readArgument(const JsonValue &v, Argument &out) {
         return false;
     }
     out = Argument::customObj(ctx, name, cls);
+    attachExtras(out.getCustomObj().ref, extras);
     return true;
   }
   case ArgKind::Complex: {
     static const char *const Names[] = {"real", "imag"};
     const JsonValue *slots[2] = {};
-    if (!readFields(m, "ComplexValue", Names, slots, nullptr) ||
+    ExtraFields extras;
+    if (!readFields(m, "ComplexValue", Names, slots, &extras) ||
         !require(slots[0], "real", "ComplexValue") || !require(slots[1], "imag", "ComplexValue"))
       return false;
     double re, im;
@@ -649,20 +687,24 @@ bool Reader::readArgument(const JsonValue &v, Argument &out) {
       if (!readFloat(*slots[1], im))
         return false;
     }
-    out = Argument::complex(re, im);
+    out = Argument::complex(re, im, std::move(extras));
     return true;
   }
   case ArgKind::NestedTensors: {
-    std::vector<std::vector<llvm::StringRef>> lists;
+    std::vector<std::vector<TensorRef>> lists;
     if (!readList(m, "a list of lists of TensorArgument", lists,
-                  [&](const JsonValue &e, std::vector<llvm::StringRef> &inner) {
+                  [&](const JsonValue &e, std::vector<TensorRef> &inner) {
                     return readList(e, "a list of TensorArgument", inner,
-                                    [&](const JsonValue &t, llvm::StringRef &n) {
-                                      return readTensorArgument(t, "TensorArgument", n);
-                                    });
+                                    [&](const JsonValue &t, TensorRef &r) { return readTensorRef(t, r); });
                   }))
       return false;
-    out = Argument::nestedTensors(ctx, lists);
+    std::vector<std::vector<llvm::StringRef>> names;
+    names.reserve(lists.size());
+    for (const auto &inner : lists)
+      names.push_back(namesOf(inner));
+    out = Argument::nestedTensors(ctx, names);
+    for (size_t j = 0; j < lists.size(); ++j)
+      attachExtras(out.getNestedRefs()[j], lists[j]);
     return true;
   }
   case ArgKind::IntLists: {
@@ -1259,18 +1301,23 @@ bool Reader::readInputSpec(const JsonValue &v, InputSpec &out) {
     if (out.kind == InputKind::CustomObj) {
       static const char *const Names[] = {"name", "class_fqn"};
       const JsonValue *cs[2] = {};
-      if (!readFields(*slots[0], "CustomObjArgument", Names, cs, nullptr) ||
+      ExtraFields extras;
+      if (!readFields(*slots[0], "CustomObjArgument", Names, cs, &extras) ||
           !require(cs[0], "name", "CustomObjArgument") || !require(cs[1], "class_fqn", "CustomObjArgument"))
         return false;
       llvm::StringRef name, cls;
       if (!readString(*cs[0], name) || !readString(*cs[1], cls))
         return false;
       out.arg = Argument::customObj(ctx, name, cls);
+      attachExtras(out.arg.getCustomObj().ref, extras);
     } else {
       llvm::StringRef name;
-      if (!readTensorArgument(*slots[0], out.kind == InputKind::Token ? "TokenArgument" : "TensorArgument", name))
+      ExtraFields extras;
+      if (!readTensorArgument(*slots[0], out.kind == InputKind::Token ? "TokenArgument" : "TensorArgument", name,
+                              extras))
         return false;
       out.arg = out.kind == InputKind::Token ? Argument::token(ctx, name) : Argument::tensor(ctx, name);
+      attachExtras(out.arg.getRef(), extras);
     }
   }
   if (count >= 2) {
@@ -1328,10 +1375,12 @@ bool Reader::readOutputSpec(const JsonValue &v, OutputSpec &out) {
         return false;
     } else {
       llvm::StringRef name;
+      ExtraFields extras;
       bool isToken = out.kind == OutputKind::Token;
-      if (!readTensorArgument(*slots[0], isToken ? "TokenArgument" : "TensorArgument", name))
+      if (!readTensorArgument(*slots[0], isToken ? "TokenArgument" : "TensorArgument", name, extras))
         return false;
       out.arg = isToken ? Argument::token(ctx, name) : Argument::tensor(ctx, name);
+      attachExtras(out.arg.getRef(), extras);
     }
   }
   if (count == 2) {
@@ -1647,14 +1696,24 @@ int64_t peekMajor(const rapidjson::Document &doc) {
   return m->value.GetInt64();
 }
 
+/// NUL bytes after the input, enough for the longest UTF-8 sequence.
+constexpr size_t JsonPadding = 4;
+
 } // namespace
 
 llvm::Expected<ExportedProgram> readProgram(llvm::StringRef json, const ReadOptions &options) {
   if (options.useStreamingReader)
     if (std::optional<ExportedProgram> ep = readProgramStreaming(json, options))
       return std::move(*ep);
-  // In-situ parsing needs a writable, NUL-terminated copy.
-  std::string buffer(json.data(), json.size());
+  // In-situ parsing needs a writable, NUL-terminated copy. RapidJSON's UTF-8
+  // validation takes a lead byte's continuation bytes without looking for
+  // the end, so a lead byte last in the input reads (and, in situ, writes)
+  // up to three bytes past it: pad with NULs, which end such a sequence as
+  // invalid UTF-8.
+  std::string buffer;
+  buffer.reserve(json.size() + JsonPadding);
+  buffer.append(json.data(), json.size());
+  buffer.append(JsonPadding, '\0');
   rapidjson::Document doc;
   constexpr unsigned Flags = rapidjson::kParseInsituFlag | rapidjson::kParseFullPrecisionFlag |
                              rapidjson::kParseNanAndInfFlag | rapidjson::kParseValidateEncodingFlag |

@@ -86,7 +86,10 @@ private:
 
 class Writer {
 public:
-  explicit Writer(std::string &out) : out(out) {}
+  /// `ctx` holds the unknown keys of leaf structs; without it they are
+  /// not written.
+  explicit Writer(std::string &out, const IRContext *ctx = nullptr)
+      : out(out), ctx(ctx) {}
 
   void str(llvm::StringRef s) { appendPyJsonString(out, s); }
   void integer(int64_t v) { appendInt(out, v); }
@@ -112,7 +115,17 @@ public:
     fn();
     out += '}';
   }
+  /// The unknown keys read with `u`, or null.
+  const ExtraFields *extrasOf(const Use *u) const {
+    return ctx && u->hasExtraFields() ? ctx->getUseExtras(u) : nullptr;
+  }
   void tensorArg(Use *u) {
+    if (const ExtraFields *extras = extrasOf(u)) {
+      ObjectWriter o(out, extras);
+      o.field(0, "name");
+      str(u->getName());
+      return;
+    }
     out += "{\"name\": ";
     str(u->getName());
     out += '}';
@@ -141,12 +154,12 @@ public:
     else
       null();
   }
-  void customObj(llvm::StringRef name, llvm::StringRef cls) {
-    out += "{\"name\": ";
-    str(name);
-    out += ", \"class_fqn\": ";
-    str(cls);
-    out += '}';
+  void customObj(const Argument::CustomObjArg &obj) {
+    ObjectWriter o(out, extrasOf(obj.ref));
+    o.field(0, "name");
+    str(obj.ref->getName());
+    o.field(1, "class_fqn");
+    str(obj.classFqn);
   }
 
   void argument(const Argument &a);
@@ -163,6 +176,7 @@ public:
 
 private:
   std::string &out;
+  const IRContext *ctx;
 };
 
 void Writer::argument(const Argument &a) {
@@ -205,25 +219,27 @@ void Writer::argument(const Argument &a) {
     case ArgKind::Bools: list(a.getBools(), [&](bool b) { boolean(b); }); return;
     case ArgKind::Graph: {
       auto &g = a.getGraphArg();
-      out += "{\"name\": ";
+      ObjectWriter o(out, &g.extras);
+      o.field(0, "name");
       str(g.name);
-      out += ", \"graph\": ";
+      o.field(1, "graph");
       graph(*g.graph);
-      out += '}';
       return;
     }
     case ArgKind::OptionalTensors: list(a.getRefs(), [&](Use *u) { optionalTensor(u); }); return;
     case ArgKind::OptionalTensor: optionalTensor(a.getRef()); return;
     case ArgKind::CustomObj:
-      customObj(a.getCustomObj().ref->getName(), a.getCustomObj().classFqn);
+      customObj(a.getCustomObj());
       return;
-    case ArgKind::Complex:
-      out += "{\"real\": ";
-      floating(a.getComplex().real);
-      out += ", \"imag\": ";
-      floating(a.getComplex().imag);
-      out += '}';
+    case ArgKind::Complex: {
+      Argument::Complex c = a.getComplex();
+      ObjectWriter o(out, &c.extras);
+      o.field(0, "real");
+      floating(c.real);
+      o.field(1, "imag");
+      floating(c.imag);
       return;
+    }
     case ArgKind::NestedTensors:
       list(a.getNestedRefs(), [&](const std::vector<Use *> &inner) {
         list(inner, [&](Use *u) { tensorArg(u); });
@@ -424,7 +440,7 @@ void Writer::inputSpec(const InputSpec &s) {
       }
     case InputKind::CustomObj:
       o.field(0, "arg");
-      customObj(s.arg.getCustomObj().ref->getName(), s.arg.getCustomObj().classFqn);
+      customObj(s.arg.getCustomObj());
       o.field(1, "custom_obj_name");
       str(s.target);
       return;
@@ -598,7 +614,7 @@ std::string writeProgram(const ExportedProgram &ep) {
   const GraphModule &gm = ep.graphModule;
   out.reserve(estimateGraphJsonSize(*gm.graph) + 256 * gm.signature.inputSpecs.size() +
               128 * gm.moduleCallGraph.size());
-  Writer(out).program(ep);
+  Writer(out, &ep.getContext()).program(ep);
   return out;
 }
 

@@ -414,6 +414,38 @@ TEST(IRTest, TableEntriesFollowDefinitionOrderUnlessTheFileSaidOtherwise) {
   EXPECT_EQ(readNames(), (std::vector<std::string>{"b", "x", "n"}));
 }
 
+TEST(IRTest, TableEntriesFollowProgramOrderAfterInsertsMovesAndLateInputs) {
+  Chain c;
+  auto names = [&] {
+    std::vector<std::string> out;
+    for (Value *v : c.g.getTableEntries(ValueTable::Tensor))
+      out.push_back(v->getName().str());
+    return out;
+  };
+  for (llvm::StringRef n : {"x", "y", "a", "b"})
+    c.value(n)->setTensorMeta(f32({3}));
+  EXPECT_EQ(names(), (std::vector<std::string>{"x", "y", "a", "b"}));
+  // Created last, defined between a and b.
+  auto mid = c.g.createNode(
+      tensorNode(c.ctx, "torch.ops.aten.neg.default", {"a"}, "m"),
+      Graph::iterator(c.add));
+  ASSERT_EQ(errorText(mid), "");
+  (*mid)->getSingleResult()->setTensorMeta(f32({3}));
+  EXPECT_EQ(names(), (std::vector<std::string>{"x", "y", "a", "m", "b"}));
+  c.g.moveBefore(*mid, Graph::iterator(c.relu));
+  EXPECT_EQ(names(), (std::vector<std::string>{"x", "y", "m", "a", "b"}));
+
+  // An input added after the nodes still comes before them.
+  Chain d;
+  ASSERT_EQ(errorText(d.g.addInput(Argument::tensor(d.ctx, "z"))), "");
+  for (llvm::StringRef n : {"z", "x", "b"})
+    d.value(n)->setTensorMeta(f32({3}));
+  std::vector<std::string> dn;
+  for (Value *v : d.g.getTableEntries(ValueTable::Tensor))
+    dn.push_back(v->getName().str());
+  EXPECT_EQ(dn, (std::vector<std::string>{"x", "z", "b"}));
+}
+
 TEST(IRTest, UniqueNamesAvoidDefinedOnes) {
   Chain c;
   EXPECT_EQ(c.g.uniqueName("fresh"), "fresh");
@@ -777,3 +809,39 @@ TEST(IRTest, CorpusProgramThroughTheApi) {
 }
 
 } // namespace
+
+/// Unknown keys inside leaf structs (TensorArgument, CustomObjArgument,
+/// GraphArgument, ComplexValue) survive read, write and clone, and a use
+/// slot reused after an erase does not inherit them.
+TEST(IRTest, UnknownKeysInLeafStructsSurviveCloneAndErase) {
+  const std::string json = R"JSON({"graph_module": {"graph": {"inputs": [{"as_tensor": {"name": "p_w", "future_gi": 1}}, {"as_custom_obj": {"name": "obj", "class_fqn": "__torch__.Foo", "future_co": 2}}, {"as_tensor": {"name": "x"}}], "outputs": [{"as_tensor": {"future_go": 3, "name": "y"}}], "nodes": [{"target": "torch.ops.aten.cat.default", "inputs": [{"name": "tensors", "arg": {"as_tensors": [{"name": "x"}, {"name": "p_w", "future_list": [4]}]}, "kind": 1}], "outputs": [{"as_tensor": {"name": "c", "future_out": "five"}}], "metadata": {}, "is_hop_single_tensor_return": null, "name": "c"}, {"target": "torch.ops.aten.index.Tensor", "inputs": [{"name": "self", "arg": {"as_tensor": {"name": "c"}}, "kind": 1}, {"name": "indices", "arg": {"as_optional_tensors": [{"as_none": true}, {"as_tensor": {"name": "x", "future_opt": 6}}]}, "kind": 1}], "outputs": [{"as_tensor": {"name": "i"}}], "metadata": {}, "is_hop_single_tensor_return": null, "name": "i"}, {"target": "torch.ops.aten.mul.Scalar", "inputs": [{"name": "self", "arg": {"as_tensor": {"name": "i", "future_in": 7}}, "kind": 1}, {"name": "other", "arg": {"as_complex": {"real": 1.0, "imag": 0.5, "future_cx": 8}}, "kind": 1}], "outputs": [{"as_tensor": {"name": "y"}}], "metadata": {}, "is_hop_single_tensor_return": null, "name": "y"}, {"target": "torch.ops.higher_order.call_torchbind", "inputs": [{"name": "obj", "arg": {"as_custom_obj": {"name": "obj", "class_fqn": "__torch__.Foo", "future_arg_co": 9}}, "kind": 1}, {"name": "method", "arg": {"as_string": "step"}, "kind": 1}], "outputs": [{"as_none": true}], "metadata": {}, "is_hop_single_tensor_return": null, "name": "call_torchbind"}, {"target": "torch.ops.higher_order.wrap_with_set_grad_enabled", "inputs": [{"name": "", "arg": {"as_bool": false}, "kind": 1}, {"name": "", "arg": {"as_graph": {"future_ga_first": 10, "name": "submod", "graph": {"inputs": [], "outputs": [], "nodes": [], "tensor_values": {}, "sym_int_values": {}, "sym_bool_values": {}, "is_single_tensor_return": false, "custom_obj_values": {}, "sym_float_values": {}}}}, "kind": 1}], "outputs": [], "metadata": {}, "is_hop_single_tensor_return": null, "name": "wrap"}], "tensor_values": {}, "sym_int_values": {}, "sym_bool_values": {}, "is_single_tensor_return": false, "custom_obj_values": {}, "sym_float_values": {}}, "signature": {"input_specs": [{"parameter": {"arg": {"name": "p_w", "future_spec_in": 11}, "parameter_name": "w"}}, {"custom_obj": {"arg": {"name": "obj", "class_fqn": "__torch__.Foo", "future_spec_co": 12}, "custom_obj_name": "obj"}}, {"user_input": {"arg": {"as_tensor": {"name": "x", "future_ui": 13}}}}], "output_specs": [{"user_output": {"arg": {"as_tensor": {"name": "y", "future_uo": 14}}}}]}, "module_call_graph": [], "metadata": {}, "treespec_namedtuple_fields": {}}, "opset_version": {"aten": 0}, "range_constraints": {}, "schema_version": {"major": 8, "minor": 19}, "verifiers": [], "torch_version": "2.9.0", "guards_code": []})JSON";
+  auto ep = readProgram(json);
+  ASSERT_EQ(errorText(ep), "");
+  EXPECT_EQ(writeProgram(*ep), json);
+  ExportedProgram copy = ep->clone();
+  EXPECT_EQ(writeProgram(copy), json);
+  std::unique_ptr<Graph> g = ep->getGraph().clone();
+
+  // Erase call_torchbind (its object argument carried `future_arg_co`),
+  // then build a node whose fresh use slots come from the free list.
+  Graph &graph = ep->getGraph();
+  Node *torchbind = nullptr;
+  for (Node &n : graph)
+    if (n.getName() == "call_torchbind")
+      torchbind = &n;
+  ASSERT_NE(torchbind, nullptr);
+  ASSERT_EQ(errorText(graph.eraseNode(torchbind)), "");
+  std::string written = writeProgram(*ep);
+  EXPECT_EQ(written.find("future_arg_co"), std::string::npos);
+  EXPECT_NE(written.find("\"future_in\": 7"), std::string::npos);
+  IRContext &ctx = ep->getContext();
+  for (int i = 0; i < 4; ++i) {
+    std::string out = "r" + std::to_string(i);
+    auto relu = graph.appendNode(
+        tensorNode(ctx, "torch.ops.aten.relu.default", {"x"}, out));
+    ASSERT_EQ(errorText(relu), "");
+  }
+  written = writeProgram(*ep);
+  EXPECT_EQ(written.find("future_arg_co"), std::string::npos);
+  EXPECT_NE(written.find(R"({"name": "r3"})"), std::string::npos);
+}
