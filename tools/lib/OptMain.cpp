@@ -137,16 +137,18 @@ int pt2OptMain(int argc, char **argv) {
     return reportError(input.takeError());
 
   for (LoadedProgram &lp : input->programs) {
-    // Unbacked-symbol bindings are not stored in JSON: recompute them first.
-    if (auto err = recomputeUnbackedBindings(lp.program))
-      return reportError(llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: error: %s",
-                                                 lp.displayName.c_str(),
-                                                 llvm::toString(std::move(err)).c_str()));
+    // Verify before anything interprets the program, so that a bad
+    // expression or name is reported with its JSON path and rule.
     if (int rc = runVerifierStage(lp.program, lp.displayName, opts.verifier, registry->get(), llvm::errs(),
                                   makeTreespecLeafCounter(lp.program)))
       return rc;
     if (opts.verifier.verifyDiagnostics)
       continue;
+    // Unbacked-symbol bindings are not stored in JSON: recompute them.
+    if (auto err = recomputeUnbackedBindings(lp.program))
+      return reportError(llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: error: %s",
+                                                 lp.displayName.c_str(),
+                                                 llvm::toString(std::move(err)).c_str()));
     VerifyOptions verifyOptions = makeVerifyOptions(opts.verifier);
     verifyOptions.registry = registry->get();
     verifyOptions.treespecLeafCount = makeTreespecLeafCounter(lp.program);
