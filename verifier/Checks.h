@@ -19,6 +19,10 @@ enum class Dialect : uint8_t { None, Aten, Training };
 /// subgraph nesting.
 void checkStructure(VerifierContext &ctx);
 
+/// TorchbindChecks.cpp: call_torchbind nodes are laid out as
+/// `(obj, method, *args, **kwargs)`.
+void checkTorchbindCalls(VerifierContext &ctx);
+
 /// SignatureChecks.cpp: graph inputs/outputs against the graph signature.
 void checkSignature(VerifierContext &ctx);
 

@@ -6,7 +6,8 @@
 // and foreign values. Also checks that every violation is reported in
 // program order, the subgraph depth cap, paths inside subgraphs, the treespec
 // leaf-count callback, custom registries, the printed format, concurrent
-// use, and the expected-diagnostics parser and matcher.
+// use, call_torchbind nodes built through the API, and the
+// expected-diagnostics parser and matcher.
 //
 // Each JSON-reachable rule also has a lit test in test/lit/verifier.
 //
@@ -261,6 +262,67 @@ TEST(VerifierStructure, UseOfAnotherGraphsValue) {
   u->set(ep.getGraph().lookupValue("relu")); // Unlink before `other` dies.
   ASSERT_EQ(rules(diags), std::vector<std::string>{"foreign-value"});
   EXPECT_EQ(diags[0].jsonPath, "graph_module.graph.nodes[1].inputs[0].arg");
+}
+
+/// Appends `torch.ops.higher_order.call_torchbind(args...)`, every input
+/// positional, with no outputs (a method returning None) to the top-level
+/// graph.
+template <typename... Args>
+void appendTorchbindCall(ExportedProgram &ep, Args &&...argList) {
+  std::vector<Argument> args;
+  (args.push_back(std::forward<Args>(argList)), ...);
+  IRContext &ctx = ep.getContext();
+  NodeSpec spec;
+  spec.target = ctx.intern("torch.ops.higher_order.call_torchbind");
+  for (Argument &arg : args)
+    spec.inputs.push_back(NamedArgument{ctx.intern(""), std::move(arg), 1, {}});
+  auto created = ep.getGraph().appendNode(std::move(spec));
+  ASSERT_TRUE(bool(created)) << llvm::toString(created.takeError());
+}
+
+const char *const FooClass = "__torch__.torch.classes._TorchScriptTesting._Foo";
+
+TEST(VerifierTorchbind, CallBuiltThroughTheApiIsChecked) {
+  ExportedProgram ep = read(reluNegProgram());
+  IRContext &ctx = ep.getContext();
+  // A constant object (no graph input defines it) and its method: fine.
+  appendTorchbindCall(ep, Argument::customObj(ctx, "_torchbind_obj0", FooClass),
+                      Argument::string("reset"), Argument::tensor(ctx, "relu"));
+  EXPECT_EQ(dump(verifyProgram(ep)), "");
+
+  // Object and method swapped, then a call with no arguments at all.
+  appendTorchbindCall(ep, Argument::string("reset"),
+                      Argument::customObj(ctx, "_torchbind_obj0", FooClass));
+  appendTorchbindCall(ep);
+  std::vector<Diagnostic> diags = verifyProgram(ep);
+  ASSERT_EQ(rules(diags),
+            (std::vector<std::string>{"call-torchbind", "call-torchbind",
+                                      "call-torchbind"}))
+      << dump(diags);
+  EXPECT_EQ(diags[0].jsonPath, "graph_module.graph.nodes[3].inputs[0].arg");
+  EXPECT_EQ(diags[0].message,
+            "the first input of call_torchbind must be the object "
+            "(as_custom_obj), but it is as_string");
+  EXPECT_EQ(diags[1].jsonPath, "graph_module.graph.nodes[3].inputs[1].arg");
+  EXPECT_EQ(diags[1].message,
+            "the second input of call_torchbind must be the method name "
+            "(as_string), but it is as_custom_obj");
+  EXPECT_EQ(diags[2].jsonPath, "graph_module.graph.nodes[4].inputs");
+  EXPECT_EQ(diags[2].message, "call_torchbind takes (obj, method, *args, "
+                              "**kwargs), but the node has 0 inputs");
+}
+
+TEST(VerifierTorchbind, RunsWithoutADialect) {
+  // The layout rule is structural: it also runs when `verifiers` is empty.
+  ExportedProgram ep = read(reluNegProgram());
+  ep.verifiers.clear();
+  appendTorchbindCall(ep, Argument::customObj(ep.getContext(), "obj", FooClass),
+                      Argument::integer(3));
+  std::vector<Diagnostic> diags = verifyProgram(ep);
+  ASSERT_EQ(rules(diags), std::vector<std::string>{"call-torchbind"})
+      << dump(diags);
+  EXPECT_EQ(diags[0].message, "the second input of call_torchbind must be the "
+                              "method name (as_string), but it is as_int");
 }
 
 //===----------------------------------------------------------------------===//
