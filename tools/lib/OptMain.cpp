@@ -26,6 +26,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 
 namespace pt2ir {
 
@@ -136,14 +137,18 @@ int pt2OptMain(int argc, char **argv) {
   if (!input)
     return reportError(input.takeError());
 
-  for (LoadedProgram &lp : input->programs) {
-    // Verify before anything interprets the program, so that a bad
-    // expression or name is reported with its JSON path and rule.
+  // Verify every program before anything interprets one, so that a bad
+  // expression or name is reported with its JSON path and rule, and an
+  // archive's findings are all reported, not only the first model's.
+  int verifyRc = 0;
+  for (LoadedProgram &lp : input->programs)
     if (int rc = runVerifierStage(lp.program, lp.displayName, opts.verifier, registry->get(), llvm::errs(),
                                   makeTreespecLeafCounter(lp.program)))
-      return rc;
-    if (opts.verifier.verifyDiagnostics)
-      continue;
+      verifyRc = std::max(verifyRc, rc);
+  if (verifyRc || opts.verifier.verifyDiagnostics)
+    return verifyRc;
+
+  for (LoadedProgram &lp : input->programs) {
     // Unbacked-symbol bindings are not stored in JSON: recompute them.
     if (auto err = recomputeUnbackedBindings(lp.program))
       return reportError(llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: error: %s",
@@ -161,9 +166,6 @@ int pt2OptMain(int argc, char **argv) {
       return reportError(std::move(err));
     reportInputComparison(writeProgram(lp.program), lp.inputJson, lp.displayName);
   }
-  if (opts.verifier.verifyDiagnostics)
-    return 0;
-
   if (opts.stats || opts.emit != EmitKind::Json) {
     std::string text;
     llvm::raw_string_ostream os(text);
