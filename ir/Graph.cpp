@@ -105,6 +105,8 @@ llvm::Error Graph::resolveOperands(const Argument &arg, Node *user, Graph *outpu
 llvm::Error Graph::addInput(Argument arg) {
   if (auto err = checkDefinable(arg))
     return err;
+  if (numNodes != 0) // Its values come before those of existing nodes.
+    valuesInDefinitionOrder = false;
   if (auto err = defineSlots(arg, nullptr, ValueOrigin::GraphInput))
     return err;
   inputs.push_back(std::move(arg));
@@ -244,6 +246,8 @@ llvm::Expected<Node *> Graph::createNode(NodeSpec spec, iterator pos) {
   for (const Argument &out : node->outputs)
     (void)defineSlots(out, node, ValueOrigin::NodeOutput);
   adoptSubgraphs(node);
+  if (pos != end())
+    valuesInDefinitionOrder = false;
   nodes.insert(pos, *node);
   ++numNodes;
   return node;
@@ -272,6 +276,7 @@ llvm::Error Graph::eraseNode(Node *node) {
 }
 
 void Graph::moveBefore(Node *node, iterator pos) {
+  valuesInDefinitionOrder = false;
   nodes.remove(*node);
   nodes.insert(pos, *node);
 }
@@ -302,6 +307,15 @@ std::vector<Value *> Graph::getTableEntries(ValueTable table) const {
   if (explicitOrder[t]) {
     for (Value *v : *explicitOrder[t])
       if (v->isLive() && hasTableEntry(v, table))
+        result.push_back(v);
+    return result;
+  }
+  if (valuesInDefinitionOrder) {
+    // Creation order is definition order: one pass over a flat array
+    // instead of a walk through every node's outputs.
+    for (Value *v : allValues)
+      if (v->getOrigin() != ValueOrigin::TableOnly && v->isLive() &&
+          hasTableEntry(v, table))
         result.push_back(v);
     return result;
   }

@@ -137,7 +137,11 @@ private:
   NodeList nodes;
   size_t numNodes = 0;
   llvm::DenseMap<llvm::StringRef, Value *> valuesByName;
+  /// Every value created here, table-only ones included, in creation order.
   std::vector<Value *> allValues;
+  /// True while creation order is definition order (inputs, then node
+  /// outputs in program order): nothing inserted mid-graph or moved.
+  bool valuesInDefinitionOrder = true;
   std::array<std::unique_ptr<std::vector<Value *>>, NumValueTables> explicitOrder;
   bool singleTensorReturn = false;
   Node *parentNode = nullptr;
