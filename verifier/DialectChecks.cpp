@@ -65,7 +65,7 @@ private:
 
   void checkNode(const Node &n) {
     llvm::StringRef target = n.getTarget();
-    TargetInfo info = classifyTarget(target);
+    const TargetInfo &info = ctx.targetInfo(n);
     switch (info.kind) {
     case TargetKind::ModuleOrMethod: // Reported by the structural checks.
     case TargetKind::HigherOrder:
@@ -100,7 +100,7 @@ private:
   }
 
   void checkExtension(const Node &n, const TargetInfo &info) {
-    if (ctx.registry().lookupTarget(n.getTarget()))
+    if (ctx.schemaOf(n))
       return;
     if (!ctx.registry().getExtension(info.ns))
       unknown(n, "no extension handler for namespace '" + info.ns +
@@ -111,7 +111,7 @@ private:
   }
 
   void checkOverload(const Node &n, const TargetInfo &info) {
-    const OperatorSchema *schema = ctx.registry().lookupTarget(n.getTarget());
+    const OperatorSchema *schema = ctx.schemaOf(n);
     if (!schema) {
       unknown(n, "unknown operator '" + info.ns + "::" + info.op + "'");
       return;

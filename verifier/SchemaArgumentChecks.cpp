@@ -201,11 +201,11 @@ public:
 
 private:
   void checkNode(const Node &n) {
-    TargetInfo info = classifyTarget(n.getTarget());
+    const TargetInfo &info = ctx.targetInfo(n);
     if (info.kind != TargetKind::OpOverload &&
         info.kind != TargetKind::Extension)
       return;
-    const OperatorSchema *schema = ctx.registry().lookupTarget(n.getTarget());
+    const OperatorSchema *schema = ctx.schemaOf(n);
     if (!schema)
       return; // Reported as unknown-op.
     checkInputs(n, *schema);
@@ -223,9 +223,13 @@ private:
   }
 
   void checkInputs(const Node &n, const OperatorSchema &schema) {
-    std::string op = schema.getQualifiedName();
+    // Built only for a finding: this runs for every node.
+    auto op = [&] { return schema.getQualifiedName(); };
     llvm::ArrayRef<SchemaArgument> params = schema.arguments();
-    llvm::StringMap<size_t> passed;
+    // Per schema argument, the input that passed it (argument names are
+    // unique within a schema, so this is the same as keying by name).
+    constexpr size_t NotPassed = ~size_t(0);
+    llvm::SmallVector<size_t, 16> passed(params.size(), NotPassed);
     size_t positional = 0;
     const auto &inputs = n.getInputs();
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -237,18 +241,18 @@ private:
       std::optional<size_t> index = schema.findArgumentIndex(in.name);
       if (!index) {
         ctx.error("schema-unknown-argument", path("name"), n.getName(), order,
-                  "operator '" + op + "' has no argument '" + in.name +
+                  "operator '" + op() + "' has no argument '" + in.name +
                       "' (its arguments: " + argumentList(schema) + ")");
         continue;
       }
-      auto [it, inserted] = passed.try_emplace(in.name, i);
-      if (!inserted) {
+      if (passed[*index] != NotPassed) {
         ctx.error("schema-duplicate-argument", path("name"), n.getName(), order,
                   "argument '" + in.name + "' is passed twice (inputs " +
-                      std::to_string(it->second) + " and " + std::to_string(i) +
-                      ")");
+                      std::to_string(passed[*index]) + " and " +
+                      std::to_string(i) + ")");
         continue;
       }
+      passed[*index] = i;
       const SchemaArgument &param = params[*index];
       if (in.kind && *in.kind == static_cast<int64_t>(ArgumentKind::POSITIONAL))
         checkPositional(
@@ -256,17 +260,18 @@ private:
             positional);
       if (!argumentFitsType(in.arg, param.Type))
         ctx.error("schema-argument-type", path("arg"), n.getName(), order,
-                  "argument '" + in.name + "' of '" + op + "' expects " +
+                  "argument '" + in.name + "' of '" + op() + "' expects " +
                       param.typeString() + ", but got " +
                       argKindMemberName(in.arg.getKind()));
     }
-    for (const SchemaArgument &param : params) {
-      if (param.DefaultValue || passed.count(param.Name))
+    for (size_t p = 0; p < params.size(); ++p) {
+      const SchemaArgument &param = params[p];
+      if (param.DefaultValue || passed[p] != NotPassed)
         continue;
       ctx.error("schema-missing-argument", ctx.nodePath(n) + ".inputs",
                 n.getName(), ctx.nodeOrder(n, unsigned(inputs.size())),
                 "required argument '" + param.Name + "' (" +
-                    param.typeString() + ") of '" + op + "' is not passed");
+                    param.typeString() + ") of '" + op() + "' is not passed");
     }
   }
 
@@ -296,14 +301,14 @@ private:
   void checkOutputs(const Node &n, const OperatorSchema &schema) {
     llvm::ArrayRef<SchemaReturn> returns = schema.returns();
     const auto &outputs = n.getOutputs();
-    std::string op = schema.getQualifiedName();
+    auto op = [&] { return schema.getQualifiedName(); };
     uint64_t order = ctx.nodeOrder(n, unsigned(n.getInputs().size()));
     if (returns.empty()) {
       for (size_t i = 0; i < outputs.size(); ++i)
         if (!outputs[i].isNone()) {
           ctx.error("schema-outputs", ctx.nodeOutputPath(n, i), n.getName(),
                     order,
-                    "operator '" + op + "' returns nothing, but output " +
+                    "operator '" + op() + "' returns nothing, but output " +
                         std::to_string(i) + " is " +
                         argKindMemberName(outputs[i].getKind()));
           return;
@@ -313,7 +318,7 @@ private:
     if (outputs.size() != returns.size()) {
       ctx.error(
           "schema-outputs", ctx.nodePath(n) + ".outputs", n.getName(), order,
-          "operator '" + op + "' returns " + std::to_string(returns.size()) +
+          "operator '" + op() + "' returns " + std::to_string(returns.size()) +
               (returns.size() == 1 ? " value" : " values") +
               ", but the node has " + std::to_string(outputs.size()) +
               (outputs.size() == 1 ? " output" : " outputs"));
@@ -325,7 +330,7 @@ private:
       ctx.error("schema-outputs", ctx.nodeOutputPath(n, i), n.getName(),
                 order + i,
                 "output " + std::to_string(i) + " is " +
-                    argKindMemberName(outputs[i].getKind()) + ", but '" + op +
+                    argKindMemberName(outputs[i].getKind()) + ", but '" + op() +
                     "' returns " + returns[i].typeString() + " there");
     }
   }

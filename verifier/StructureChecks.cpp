@@ -34,6 +34,11 @@ namespace {
 /// Calls `fn(use, memberKind)` for every value slot of `arg`, descending
 /// into as_string_to_argument maps without recursion.
 template <typename Fn> void forEachSlot(const Argument &arg, Fn fn) {
+  if (arg.getKind() != ArgKind::StringToArgument) {
+    ArgKind kind = arg.getKind();
+    arg.forEachUse([&](Use *u) { fn(u, kind); });
+    return;
+  }
   std::vector<const Argument *> work{&arg};
   while (!work.empty()) {
     const Argument *a = work.back();
@@ -163,7 +168,8 @@ private:
       ctx.error("invalid-name", pathOf(site), nodeNameOf(site, name),
                 orderOf(site),
                 "value name '" + name + "' is not a valid Python identifier");
-    auto [it, inserted] = definitionSites.try_emplace(name, site);
+    // A value's name is interned: equal names share storage.
+    auto [it, inserted] = definitionSites.try_emplace(name.data(), site);
     if (!inserted)
       ctx.error("duplicate-definition", pathOf(site), nodeNameOf(site, name),
                 orderOf(site),
@@ -248,7 +254,7 @@ private:
 
   void checkNode(const Node &n) {
     llvm::StringRef nodeName = n.getName();
-    TargetInfo target = classifyTarget(n.getTarget());
+    const TargetInfo &target = ctx.targetInfo(n);
     if (target.kind == TargetKind::ModuleOrMethod) {
       if (n.getTarget().empty())
         ctx.error("call-target", ctx.nodePath(n) + ".target", nodeName,
@@ -299,7 +305,7 @@ private:
   void checkNodeNamesAgainstValues() {
     for (const auto &entry : nodeNames) {
       const Node *n = entry.second;
-      Value *v = g.lookupValue(entry.first());
+      Value *v = g.lookupValue(entry.first);
       if (!v || v->getDefiningNode() == n || !v->isLive())
         continue;
       std::string owner = v->isGraphInput()
@@ -311,7 +317,7 @@ private:
                                     "'";
       ctx.error("duplicate-node-name", ctx.nodePath(*n) + ".name", n->getName(),
                 ctx.nodeOrder(*n),
-                "node name '" + entry.first() +
+                "node name '" + entry.first +
                     "' is also the name of a value defined by " + owner);
     }
   }
@@ -365,8 +371,9 @@ private:
   VerifierContext &ctx;
   const Graph &g;
   llvm::DenseSet<const Value *> defined;
-  llvm::StringMap<DefSite> definitionSites;
-  llvm::StringMap<const Node *> nodeNames;
+  /// Keyed by the (interned) name's storage.
+  llvm::DenseMap<const char *, DefSite> definitionSites;
+  llvm::DenseMap<llvm::StringRef, const Node *> nodeNames;
   std::vector<std::pair<const Value *, DefSite>> definitions;
 };
 

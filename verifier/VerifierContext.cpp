@@ -81,17 +81,45 @@ const GraphLayout &VerifierContext::layout(const Graph &g) const {
   return it->second;
 }
 
-unsigned VerifierContext::nodeIndex(const Node &n) const {
+const VerifierContext::NodeInfo *
+VerifierContext::findNode(const Node &n) const {
+  if (lastNode == &n)
+    return lastNodeInfo;
   auto it = nodeInfos.find(&n);
-  return it == nodeInfos.end() ? 0 : it->second.index;
+  lastNode = &n;
+  lastNodeInfo = it == nodeInfos.end() ? nullptr : &it->second;
+  return lastNodeInfo;
+}
+
+VerifierContext::TargetEntry &
+VerifierContext::targetEntry(llvm::StringRef target) const {
+  auto [it, inserted] =
+      targets.try_emplace(std::make_pair(target.data(), target.size()));
+  if (inserted)
+    it->second.info = classifyTarget(target);
+  return it->second;
+}
+
+const OperatorSchema *VerifierContext::schemaOf(const Node &n) const {
+  TargetEntry &entry = targetEntry(n.getTarget());
+  if (!entry.schemaLooked) {
+    entry.schema = registryPtr->lookupTarget(n.getTarget());
+    entry.schemaLooked = true;
+  }
+  return entry.schema;
+}
+
+unsigned VerifierContext::nodeIndex(const Node &n) const {
+  const NodeInfo *info = findNode(n);
+  return info ? info->index : 0;
 }
 
 std::string VerifierContext::nodePath(const Node &n) const {
-  auto it = nodeInfos.find(&n);
-  if (it == nodeInfos.end())
+  const NodeInfo *info = findNode(n);
+  if (!info)
     return "<detached node>";
-  return layout(*it->second.graph).path + ".nodes[" +
-         std::to_string(it->second.index) + "]";
+  return layout(*info->graph).path + ".nodes[" + std::to_string(info->index) +
+         "]";
 }
 
 std::string VerifierContext::nodeInputPath(const Node &n, size_t i) const {
@@ -103,8 +131,8 @@ std::string VerifierContext::nodeOutputPath(const Node &n, size_t i) const {
 }
 
 uint64_t VerifierContext::nodeOrder(const Node &n, unsigned sub) const {
-  auto it = nodeInfos.find(&n);
-  return encode(it == nodeInfos.end() ? 0 : it->second.unit, sub);
+  const NodeInfo *info = findNode(n);
+  return encode(info ? info->unit : 0, sub);
 }
 
 std::string VerifierContext::graphInputPath(const Graph &g, size_t i) const {

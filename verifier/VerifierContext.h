@@ -20,6 +20,7 @@
 
 #include "ir/ExportedProgram.h"
 #include "ir/OperatorRegistry.h"
+#include "verifier/Targets.h"
 #include "verifier/Verifier.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -70,6 +71,14 @@ public:
   /// Nodes whose subgraphs were not examined because of the depth cap.
   llvm::ArrayRef<const Node *> tooDeepNodes() const { return tooDeep; }
 
+  //===--- Targets, classified once per distinct target string ---===//
+  /// classifyTarget(n.getTarget()).
+  const TargetInfo &targetInfo(const Node &n) const {
+    return targetEntry(n.getTarget()).info;
+  }
+  /// registry().lookupTarget(n.getTarget()).
+  const OperatorSchema *schemaOf(const Node &n) const;
+
   //===--- Paths and positions ---===//
   unsigned nodeIndex(const Node &n) const;
   std::string nodePath(const Node &n) const;
@@ -112,7 +121,15 @@ private:
     const Graph *graph = nullptr;
   };
 
+  struct TargetEntry {
+    TargetInfo info;
+    const OperatorSchema *schema = nullptr;
+    bool schemaLooked = false;
+  };
+
   void layOut(const Graph &g, std::string path, unsigned depth);
+  const NodeInfo *findNode(const Node &n) const;
+  TargetEntry &targetEntry(llvm::StringRef target) const;
   static uint64_t encode(uint64_t unit, uint64_t sub);
 
   const ExportedProgram &ep;
@@ -123,6 +140,14 @@ private:
   std::vector<const Graph *> graphList;
   llvm::DenseMap<const Graph *, GraphLayout> graphLayouts;
   llvm::DenseMap<const Node *, NodeInfo> nodeInfos;
+  /// The last node looked up: checks ask about one node several times in a
+  /// row. (The map no longer changes once the layout is done.)
+  mutable const Node *lastNode = nullptr;
+  mutable const NodeInfo *lastNodeInfo = nullptr;
+  /// Keyed by the target's storage: targets are interned, so nodes calling
+  /// the same operator share one entry.
+  mutable llvm::DenseMap<std::pair<const char *, size_t>, TargetEntry>
+      targets;
   std::vector<const Node *> tooDeep;
   uint64_t nextUnit = 0;
   uint64_t sectionsUnit = 0;
