@@ -258,6 +258,16 @@ llvm::Error profileStage(llvm::StringRef path, llvm::StringRef stageName,
       std::string out = writeProgram(*program);
     } else if (stageName == stage::Verify) {
       (void)verifyProgram(*program);
+    } else if (stageName.starts_with(stage::PassPrefix)) {
+      auto pass = createPass(
+          stageName.drop_front(llvm::StringRef(stage::PassPrefix).size()));
+      if (!pass)
+        return pass.takeError();
+      ExportedProgram copy = program->clone();
+      PassContext context;
+      auto result = (*pass)->run(copy, context);
+      if (!result)
+        return result.takeError();
     } else {
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "unknown stage '%s'",

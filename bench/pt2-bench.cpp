@@ -85,6 +85,7 @@ struct BenchOptions {
       "profile-stage",
       llvm::cl::desc(
           "With --measure-file: run only this stage (read, write, verify, "
+          "pass:NAME, "
           "rapidjson-parse) --profile-runs times, for perf or callgrind"),
       llvm::cl::cat(category)};
   llvm::cl::opt<unsigned> profileRuns{"profile-runs", llvm::cl::init(1),
