@@ -4,15 +4,16 @@
 // (subgraphs included) against the layout torch gives it,
 // `(obj, method, *args, **kwargs)`:
 //  - call-torchbind: the node has at least two inputs; the first is the
-//    object, an `as_custom_obj` argument, and the second the method name, a
-//    non-empty `as_string`; neither is passed by keyword (`kind` 2).
+//    object, an `as_custom_obj` argument with a non-empty name, and the
+//    second the method name, a non-empty `as_string`; neither is passed by
+//    keyword (`kind` 2).
 //
-// The object names a custom-object value (a graph input of custom_obj kind)
-// or, when no graph input defines the name, a constant; that an
-// `as_custom_obj` argument names a value of another kind is reported by
-// value-kind-mismatch (StructureChecks.cpp), not repeated here. The
-// remaining arguments are the method's own and are not checked: pt2ir has
-// no schemas of TorchBind classes.
+// The object names a custom-object value (a graph input of custom_obj kind,
+// or an object a node returns) or, when nothing defines the name, a
+// constant; that an `as_custom_obj` argument names a value of another kind
+// is reported by value-kind-mismatch (StructureChecks.cpp), not repeated
+// here. The remaining arguments are the method's own and are not checked:
+// pt2ir has no schemas of TorchBind classes.
 //
 // Runs always, like the structural checks: a node that breaks the layout
 // cannot be executed under any dialect.
@@ -60,6 +61,11 @@ void checkTorchbindCall(VerifierContext &ctx, const Node &n) {
               "the first input of call_torchbind must be the object "
               "(as_custom_obj), but it is " +
                   memberOf(obj.arg));
+  else if (!obj.arg.getCustomObj().ref ||
+           obj.arg.getCustomObj().ref->getName().empty())
+    ctx.error("call-torchbind", ctx.nodeInputPath(n, 0) + ".as_custom_obj.name",
+              name, ctx.nodeOrder(n, 0),
+              "the object of call_torchbind has an empty name");
 
   if (inputs.size() < 2)
     return;
