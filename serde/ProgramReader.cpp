@@ -1726,10 +1726,17 @@ llvm::Expected<ExportedProgram> readProgram(llvm::StringRef json, const ReadOpti
     auto [line, col] = lineAndColumn(json, offset);
     bool endsEarly = offset >= json.size() && !json.trim().empty();
     bool atNul = offset < json.size() && json[offset] == '\0';
-    const char *hint = endsEarly ? " (the input ends early: is it truncated?)"
-                       : atNul
-                           ? " (at a NUL byte, which JSON text cannot contain)"
-                           : "";
+    bool loneSurrogate = doc.GetParseError() ==
+                         rapidjson::kParseErrorStringUnicodeSurrogateInvalid;
+    const char *hint =
+        endsEarly ? " (the input ends early: is it truncated?)"
+        : atNul   ? " (at a NUL byte, which JSON text cannot contain)"
+        : loneSurrogate
+            ? " (a lone high surrogate: a \\uD800-\\uDBFF escape not "
+              "followed by a \\uDC00-\\uDFFF escape; Python's json module "
+              "writes these for strings that are not valid Unicode, pt2ir "
+              "cannot read them)"
+            : "";
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(), "%s:%zu:%zu: error: invalid JSON: %s%s",
         options.fileName.c_str(), line, col,
