@@ -4,7 +4,7 @@
 // indirectly: identifier mangling and string literals of the Python listing,
 // DOT label escaping, element-count expressions and namespaces of the
 // statistics, and the Progress line (drawn only when enabled, throttled,
-// erased at the end).
+// erased at the end; the first-drawing delay, PT2IR_PROGRESS_DELAY_MS).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 
 using namespace pt2ir;
@@ -228,6 +229,28 @@ TEST(Progress, DrawsAfterADelayAndErasesAtTheEnd) {
   }
   std::string line = "reading x.pt2: 2.0 KiB / 4.0 KiB (50%)";
   EXPECT_EQ(out, "\r" + line + "\r" + std::string(line.size(), ' ') + "\r");
+}
+
+TEST(Progress, ZeroDelayDrawsAtOnce) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  Progress p("comparing", 10, Progress::Unit::Items, os, /*enabled=*/true,
+             std::chrono::milliseconds(0));
+  p.update(10);
+  EXPECT_EQ(out, "\rcomparing: 10 / 10 (100%)");
+}
+
+TEST(Progress, DelayFromTheEnvironment) {
+  ::setenv("PT2IR_PROGRESS_DELAY_MS", "0", 1);
+  EXPECT_EQ(Progress::initialDelayFromEnvironment().count(), 0);
+  ::setenv("PT2IR_PROGRESS_DELAY_MS", "1500", 1);
+  EXPECT_EQ(Progress::initialDelayFromEnvironment().count(), 1500);
+  ::setenv("PT2IR_PROGRESS_DELAY_MS", "soon", 1);
+  EXPECT_EQ(Progress::initialDelayFromEnvironment(),
+            Progress::DefaultInitialDelay);
+  ::unsetenv("PT2IR_PROGRESS_DELAY_MS");
+  EXPECT_EQ(Progress::initialDelayFromEnvironment(),
+            Progress::DefaultInitialDelay);
 }
 
 TEST(Progress, FormatsBytes) {

@@ -5,21 +5,32 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Process.h"
 
+#include <optional>
+
 namespace pt2ir {
 
 /// Redraw at most this often.
 static constexpr std::chrono::milliseconds RedrawInterval(100);
-/// Short tasks show nothing: the first drawing waits this long.
-static constexpr std::chrono::milliseconds InitialDelay(300);
+
+std::chrono::milliseconds Progress::initialDelayFromEnvironment() {
+  std::optional<std::string> text =
+      llvm::sys::Process::GetEnv("PT2IR_PROGRESS_DELAY_MS");
+  unsigned ms = 0;
+  if (!text || llvm::StringRef(*text).getAsInteger(10, ms))
+    return DefaultInitialDelay;
+  return std::chrono::milliseconds(ms);
+}
 
 Progress::Progress(llvm::StringRef label, uint64_t total, Unit unit)
     : Progress(label, total, unit, llvm::errs(),
-               llvm::sys::Process::StandardErrIsDisplayed()) {}
+               llvm::sys::Process::StandardErrIsDisplayed(),
+               initialDelayFromEnvironment()) {}
 
 Progress::Progress(llvm::StringRef label, uint64_t total, Unit unit,
-                   llvm::raw_ostream &os, bool enabled)
+                   llvm::raw_ostream &os, bool enabled,
+                   std::chrono::milliseconds initialDelay)
     : label(label.str()), total(total), unit(unit), os(os), enabled(enabled),
-      lastDraw(std::chrono::steady_clock::now()) {}
+      initialDelay(initialDelay), lastDraw(std::chrono::steady_clock::now()) {}
 
 Progress::~Progress() { finish(); }
 
@@ -69,7 +80,7 @@ void Progress::update(uint64_t newDone) {
   if (!enabled || finished)
     return;
   auto waited = std::chrono::steady_clock::now() - lastDraw;
-  if (waited >= (drawnWidth == 0 ? InitialDelay : RedrawInterval))
+  if (waited >= (drawnWidth == 0 ? initialDelay : RedrawInterval))
     draw();
 }
 

@@ -9,7 +9,9 @@
 // on one line of stderr that is redrawn in place (`\r`) at most ten times a
 // second, and erased when the work is done. Work that ends within 0.3 s
 // draws nothing. It only draws when stderr is a
-// terminal (isatty(2)), so logs, pipes and lit tests never see it.
+// terminal (isatty(2)), so logs and pipes never see it. The environment
+// variable PT2IR_PROGRESS_DELAY_MS changes the 0.3 s (lit tests set it to 0
+// and run the tool under a pseudo-terminal).
 //
 // A Progress is one object per task, owned by the caller; there is no global
 // state. It never fails and never affects the work it reports on.
@@ -32,12 +34,14 @@ public:
   /// What the counts measure: shown as sizes (KiB, MiB) or plain numbers.
   enum class Unit { Bytes, Items };
 
-  /// A task called `label` with `total` units of work (0 when unknown).
-  /// Draws on `os` only when `enabled`; by default, when stderr is a
-  /// terminal.
+  /// A task called `label` with `total` units of work (0 when unknown),
+  /// drawn on stderr when it is a terminal, after the delay that
+  /// PT2IR_PROGRESS_DELAY_MS names (default 300 ms).
   Progress(llvm::StringRef label, uint64_t total, Unit unit = Unit::Items);
+  /// Draws on `os` only when `enabled`, after `initialDelay`.
   Progress(llvm::StringRef label, uint64_t total, Unit unit,
-           llvm::raw_ostream &os, bool enabled);
+           llvm::raw_ostream &os, bool enabled,
+           std::chrono::milliseconds initialDelay = DefaultInitialDelay);
   Progress(const Progress &) = delete;
   Progress &operator=(const Progress &) = delete;
   /// Erases the line if one is showing.
@@ -59,6 +63,12 @@ public:
   /// `1.5 MiB`-style size.
   static std::string formatBytes(uint64_t bytes);
 
+  /// Short tasks show nothing: the first drawing waits this long.
+  static constexpr std::chrono::milliseconds DefaultInitialDelay{300};
+  /// The first-drawing delay PT2IR_PROGRESS_DELAY_MS asks for (a decimal
+  /// number of milliseconds), else DefaultInitialDelay.
+  static std::chrono::milliseconds initialDelayFromEnvironment();
+
 private:
   void draw();
 
@@ -67,6 +77,7 @@ private:
   Unit unit;
   llvm::raw_ostream &os;
   bool enabled;
+  std::chrono::milliseconds initialDelay;
   bool finished = false;
   uint64_t done = 0;
   size_t drawnWidth = 0;
