@@ -1,0 +1,71 @@
+"""Checks that `pt2-opt --emit=python` is valid Python for many programs.
+
+Usage: check-python-listings.py WORKDIR FILE...
+
+Each FILE is a JSON program or a lit test whose split-file sections
+(`//--- name.json`) hold programs. Every program pt2-opt reads (with
+--no-verify) is listed with --emit=python, with and without
+--print-metadata, and each listing must parse with ast.parse. Programs
+pt2-opt rejects (the error-path inputs) are counted and skipped; a crash is
+a failure. Prints one summary line.
+"""
+import ast
+import os
+import subprocess
+import sys
+
+
+def programs(path):
+    """Yields (name, text) for each program in `path`."""
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        text = f.read()
+    if path.endswith(".json"):
+        yield os.path.basename(path), text
+        return
+    name, lines = None, []
+    for line in text.splitlines(keepends=True):
+        if line.startswith("//--- "):
+            if name and name.endswith(".json"):
+                yield name, "".join(lines)
+            name, lines = line[len("//--- "):].strip(), []
+        elif name is not None:
+            lines.append(line)
+    if name and name.endswith(".json"):
+        yield name, "".join(lines)
+
+
+def main():
+    workdir, files = sys.argv[1], sys.argv[2:]
+    os.makedirs(workdir, exist_ok=True)
+    listed = rejected = 0
+    failures = []
+    for index, path in enumerate(files):
+        for name, text in programs(path):
+            program = os.path.join(workdir, "%d-%s" % (index, name.replace("/", "_")))
+            with open(program, "w", encoding="utf-8", errors="surrogateescape") as f:
+                f.write(text)
+            where = "%s (%s)" % (path, name)
+            for extra in ([], ["--print-metadata"]):
+                run = subprocess.run(["pt2-opt", "--no-verify", "--emit=python"] + extra + [program],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                if run.returncode == 1 and not run.stdout:
+                    rejected += 1
+                    break
+                if run.returncode != 0:
+                    failures.append("%s: pt2-opt exited with %d: %s" % (where, run.returncode,
+                                                                        run.stderr.decode(errors="replace")))
+                    break
+                try:
+                    ast.parse(run.stdout.decode("utf-8"))
+                except (SyntaxError, UnicodeDecodeError) as err:
+                    failures.append("%s %s: not valid Python: %s" % (where, " ".join(extra), err))
+                listed += 1
+    for failure in failures:
+        print("FAIL: " + failure)
+    print("python listings: %d parsed, %d inputs rejected by the reader, %d failures"
+          % (listed, rejected, len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
