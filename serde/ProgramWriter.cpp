@@ -107,6 +107,14 @@ public:
     }
     out += ']';
   }
+  /// A union member this build does not know, written back as it was read.
+  void unknownMember(llvm::StringRef key, llvm::StringRef json) {
+    out += '{';
+    str(key);
+    out += ": ";
+    out += json;
+    out += '}';
+  }
   /// A single-member union object.
   template <typename Fn> void unionMember(llvm::StringRef key, Fn fn) {
     out += '{';
@@ -182,11 +190,7 @@ private:
 void Writer::argument(const Argument &a) {
   ArgKind k = a.getKind();
   if (k == ArgKind::Unknown) {
-    out += '{';
-    str(a.getUnknown().key);
-    out += ": ";
-    out += a.getUnknown().json;
-    out += '}';
+    unknownMember(a.getUnknown().key, a.getUnknown().json);
     return;
   }
   if (k == ArgKind::Token) { // Only inside specs, written by the caller.
@@ -413,11 +417,7 @@ void Writer::graph(const Graph &g) {
 
 void Writer::inputSpec(const InputSpec &s) {
   if (s.kind == InputKind::Unknown) {
-    out += '{';
-    str(s.unknownKey);
-    out += ": ";
-    out += s.unknownJson;
-    out += '}';
+    unknownMember(s.unknownKey, s.unknownJson);
     return;
   }
   unionMember(inputKindMemberName(s.kind), [&] {
@@ -462,11 +462,7 @@ void Writer::inputSpec(const InputSpec &s) {
 
 void Writer::outputSpec(const OutputSpec &s) {
   if (s.kind == OutputKind::Unknown) {
-    out += '{';
-    str(s.unknownKey);
-    out += ": ";
-    out += s.unknownJson;
-    out += '}';
+    unknownMember(s.unknownKey, s.unknownJson);
     return;
   }
   unionMember(outputKindMemberName(s.kind), [&] {

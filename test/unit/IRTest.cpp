@@ -820,7 +820,6 @@ TEST(IRTest, UnknownKeysInLeafStructsSurviveCloneAndErase) {
   EXPECT_EQ(writeProgram(*ep), json);
   ExportedProgram copy = ep->clone();
   EXPECT_EQ(writeProgram(copy), json);
-  std::unique_ptr<Graph> g = ep->getGraph().clone();
 
   // Erase call_torchbind (its object argument carried `future_arg_co`),
   // then build a node whose fresh use slots come from the free list.
