@@ -23,6 +23,10 @@ void checkStructure(VerifierContext &ctx);
 /// `(obj, method, *args, **kwargs)`.
 void checkTorchbindCalls(VerifierContext &ctx);
 
+/// SymbolicOpChecks.cpp: symbolic ops (`_operator.*`, `torch.sym_*`, ...)
+/// take positional inputs and define one as_sym_* output.
+void checkSymbolicOps(VerifierContext &ctx);
+
 /// SignatureChecks.cpp: graph inputs/outputs against the graph signature.
 void checkSignature(VerifierContext &ctx);
 

@@ -1,9 +1,9 @@
 //===- Verifier.cpp - Runs the groups of checks ---------------------------===//
 //
 // verifyProgram: lays the program out once, runs the structural,
-// call_torchbind, signature, symbol and program-field checks, then, under a
-// dialect or when asked for, the operator and schema-argument checks, and
-// returns the sorted findings.
+// call_torchbind, symbolic-op, signature, symbol and program-field checks,
+// then, under a dialect or when asked for, the operator and schema-argument
+// checks, and returns the sorted findings.
 // The rules themselves live in the *Checks.cpp files.
 //
 //===----------------------------------------------------------------------===//
@@ -18,6 +18,7 @@ std::vector<Diagnostic> verifyProgram(const ExportedProgram &ep,
   verifier::VerifierContext ctx(ep, options);
   verifier::checkStructure(ctx);
   verifier::checkTorchbindCalls(ctx);
+  verifier::checkSymbolicOps(ctx);
   verifier::checkSignature(ctx);
   verifier::checkSymbols(ctx);
   verifier::Dialect dialect = verifier::checkProgramFields(ctx);
