@@ -309,6 +309,11 @@ private:
   const Graph &graph;
   std::vector<Site> sites;
   llvm::StringMap<sym::Expr> parsed;
+  /// The unbacked symbols each expression mentions, keyed by the storage of
+  /// its (interned) expr_str: a program repeats a few expressions in every
+  /// tensor's sizes and strides, and most mention no unbacked symbol.
+  llvm::DenseMap<std::pair<const char *, size_t>, std::vector<std::string>>
+      unbackedMentions;
   /// Unbacked symbols still waiting for a binding.
   llvm::StringSet<> pending;
   /// Every unbacked symbol mentioned, in order of first mention, with the
@@ -337,17 +342,29 @@ llvm::Error BindingComputer::collectMentions(const Site &site,
   forEachSymValue(site.view, [&](const SymValue &s) {
     if (err || !s.isExpr())
       return;
-    llvm::Expected<sym::Expr> e = parse(s);
-    if (!e) {
-      err = llvm::createStringError(
-          llvm::inconvertibleErrorCode(),
-          "cannot parse the symbolic expression '%s' in the metadata of %s: %s",
-          s.expr.exprStr.str().c_str(), describeSite(site).c_str(),
-          llvm::toString(e.takeError()).c_str());
-      return;
+    llvm::StringRef text = s.expr.exprStr;
+    auto cached = unbackedMentions.find({text.data(), text.size()});
+    if (cached == unbackedMentions.end()) {
+      llvm::Expected<sym::Expr> e = parse(s);
+      if (!e) {
+        err = llvm::createStringError(
+            llvm::inconvertibleErrorCode(),
+            "cannot parse the symbolic expression '%s' in the metadata of "
+            "%s: %s",
+            s.expr.exprStr.str().c_str(), describeSite(site).c_str(),
+            llvm::toString(e.takeError()).c_str());
+        return;
+      }
+      std::vector<std::string> unbacked;
+      for (std::string &name : sym::freeSymbols(*e))
+        if (sym::isUnbackedSymbol(name))
+          unbacked.push_back(std::move(name));
+      cached = unbackedMentions
+                   .try_emplace({text.data(), text.size()}, std::move(unbacked))
+                   .first;
     }
-    for (const std::string &name : sym::freeSymbols(*e)) {
-      if (!sym::isUnbackedSymbol(name) || firstMentionIndex.count(name))
+    for (const std::string &name : cached->second) {
+      if (firstMentionIndex.count(name))
         continue;
       firstMentionIndex[name] = siteIndex;
       firstMentions.emplace_back(name, siteIndex);
@@ -557,6 +574,9 @@ llvm::Error recomputeImpl(Graph &g, bool *changed, unsigned depth,
   }
   bool differs = computer.inputBindings != g.getInputBindings();
   g.setInputBindings(std::move(computer.inputBindings));
+  // One walk over the nodes (each a separate object, so every walk costs
+  // cache misses): store the bindings and note the subgraphs.
+  std::vector<std::pair<Node *, const Argument::GraphArg *>> subgraphs;
   unsigned i = 0;
   for (Node &n : g.getNodes()) {
     std::vector<SymbolBinding> &found = computer.nodeBindings[i++];
@@ -564,25 +584,21 @@ llvm::Error recomputeImpl(Graph &g, bool *changed, unsigned depth,
       differs = true;
       n.setUnbackedBindings(std::move(found));
     }
+    for (const NamedArgument &in : n.getInputs())
+      if (in.arg.getKind() == ArgKind::Graph && in.arg.getGraphArg().graph)
+        subgraphs.emplace_back(&n, &in.arg.getGraphArg());
   }
   if (changed && differs)
     *changed = true;
 
-  for (Node &n : g.getNodes()) {
-    for (const NamedArgument &in : n.getInputs()) {
-      if (in.arg.getKind() != ArgKind::Graph)
-        continue;
-      const Argument::GraphArg &graphArg = in.arg.getGraphArg();
-      if (!graphArg.graph)
-        continue;
-      std::string inner = "subgraph '" + graphArg.name.str() + "' of node '" +
-                          n.getName().str() + "'";
-      if (!where.empty())
-        inner += " (" + where.str() + ")";
-      all = llvm::joinErrors(
-          std::move(all),
-          recomputeImpl(*graphArg.graph, changed, depth + 1, inner));
-    }
+  for (auto [n, graphArg] : subgraphs) {
+    std::string inner = "subgraph '" + graphArg->name.str() + "' of node '" +
+                        n->getName().str() + "'";
+    if (!where.empty())
+      inner += " (" + where.str() + ")";
+    all = llvm::joinErrors(
+        std::move(all),
+        recomputeImpl(*graphArg->graph, changed, depth + 1, inner));
   }
   return all;
 }

@@ -33,6 +33,8 @@
 
 #include "ir/SymbolicExpr.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -65,7 +67,8 @@ constexpr ValueTable kExprTables[] = {ValueTable::Tensor, ValueTable::SymInt,
                                       ValueTable::SymFloat};
 
 /// Calls `fn(slot, where)` on every SymValue that holds an expression in the
-/// value tables of `graph` and its subgraphs.
+/// value tables of `graph` and its subgraphs; `where()` describes the slot
+/// (built only when asked: this runs for every dimension of every tensor).
 template <typename Fn>
 llvm::Error forEachExprSlot(Graph &graph, Fn &&fn, unsigned depth = 0) {
   if (depth > kMaxSubgraphDepth)
@@ -75,10 +78,13 @@ llvm::Error forEachExprSlot(Graph &graph, Fn &&fn, unsigned depth = 0) {
                    int index) -> llvm::Error {
     if (!slot || !slot->isExpr())
       return llvm::Error::success();
-    std::string where = ("value '" + v->getName() + "' " + field).str();
-    if (index >= 0)
-      where += "[" + std::to_string(index) + "]";
-    return fn(*slot, where);
+    auto where = [&] {
+      std::string text = ("value '" + v->getName() + "' " + field).str();
+      if (index >= 0)
+        text += "[" + std::to_string(index) + "]";
+      return text;
+    };
+    return fn(*slot, llvm::function_ref<std::string()>(where));
   };
   for (ValueTable table : kExprTables)
     for (Value *v : graph.getTableEntries(table)) {
@@ -273,14 +279,18 @@ public:
     llvm::StringMap<sym::Expr> parsed;
     // Assert-message expressions the parser rejects.
     llvm::StringSet<> unparsedMessages;
+    // Expression texts already collected, by their (interned) storage: the
+    // same few texts fill every tensor's sizes and strides.
+    llvm::DenseSet<std::pair<const char *, size_t>> collected;
     auto collect = [&](llvm::StringRef text,
-                       llvm::StringRef where) -> llvm::Error {
-      if (parsed.count(text))
+                       llvm::function_ref<std::string()> where) -> llvm::Error {
+      if (collected.count({text.data(), text.size()}) || parsed.count(text))
         return llvm::Error::success();
       auto expr = sym::parseSymExpr(text);
       if (!expr)
-        return makeError("cannot parse the expression of " + where + ": " +
+        return makeError("cannot parse the expression of " + where() + ": " +
                          llvm::toString(expr.takeError()));
+      collected.insert({text.data(), text.size()});
       for (const std::string &name : sym::freeSymbols(*expr))
         allSymbols.insert(name);
       parsed[text] = *expr;
@@ -288,7 +298,9 @@ public:
     };
     Graph &graph = ep.getGraph();
     if (auto err = forEachExprSlot(
-            graph, [&](SymValue &s, const std::string &w) -> llvm::Error {
+            graph,
+            [&](SymValue &s,
+                llvm::function_ref<std::string()> w) -> llvm::Error {
               return collect(s.expr.exprStr, w);
             }))
       return err;
@@ -308,9 +320,10 @@ public:
                 });
                 return llvm::Error::success();
               }
-              return collect(
-                  expr,
-                  ("the assert message of node '" + n.getName() + "'").str());
+              return collect(expr, [&] {
+                return ("the assert message of node '" + n.getName() + "'")
+                    .str();
+              });
             }))
       return err;
     for (const auto &[name, range] : ep.rangeConstraints)
@@ -371,10 +384,19 @@ public:
     bool changed = false;
     int64_t rewritten = 0;
     llvm::StringMap<llvm::StringRef> rewrittenText;
+    // The same, by the storage of the text (interned, so this hits for all
+    // but the first slot holding a text).
+    llvm::DenseMap<std::pair<const char *, size_t>, llvm::StringRef>
+        rewrittenAt;
     auto rewrite = [&](llvm::StringRef text) -> llvm::StringRef {
+      auto at = rewrittenAt.find({text.data(), text.size()});
+      if (at != rewrittenAt.end())
+        return at->second;
       auto cached = rewrittenText.find(text);
-      if (cached != rewrittenText.end())
+      if (cached != rewrittenText.end()) {
+        rewrittenAt[{text.data(), text.size()}] = cached->second;
         return cached->second;
+      }
       llvm::StringRef result = text;
       auto it = parsed.find(text);
       if (it != parsed.end() && mentionsAny(it->second, renames)) {
@@ -384,10 +406,12 @@ public:
           result = ep.intern(sym::toString(ordered, sym::detectForm(text)));
       }
       rewrittenText[text] = result;
+      rewrittenAt[{text.data(), text.size()}] = result;
       return result;
     };
     if (auto err = forEachExprSlot(
-            graph, [&](SymValue &s, const std::string &) -> llvm::Error {
+            graph,
+            [&](SymValue &s, llvm::function_ref<std::string()>) -> llvm::Error {
               llvm::StringRef updated = rewrite(s.expr.exprStr);
               if (updated != s.expr.exprStr) {
                 s.expr.exprStr = updated;

@@ -42,6 +42,7 @@
 #include "passes/Passes.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -157,7 +158,9 @@ private:
   llvm::StringMap<InputDim> bareInputDim;
   /// Where each unbacked symbol is bound (from the stored bindings).
   llvm::StringMap<BindingSite> bindingSites;
-  llvm::StringSet<> usedNames;
+  /// Node and value names (all interned in `ctx`) and the fresh ones made.
+  llvm::DenseSet<llvm::StringRef> usedNames;
+  llvm::DenseSet<std::pair<const char *, size_t>> notedExprs;
   /// Last node inserted after each anchor (key null: after the inputs).
   llvm::DenseMap<Node *, Node *> lastInserted;
 };
@@ -204,6 +207,11 @@ static void collectSymbolNodes(const sym::Expr &e, sym::Form form,
 
 void AssertInserter::noteSpellings(const SymValue &s) {
   if (!s.isExpr())
+    return;
+  // Only first spellings count, so an expression seen before (by its
+  // interned text: tensors repeat a few) adds nothing.
+  llvm::StringRef text = s.expr.exprStr;
+  if (!notedExprs.insert({text.data(), text.size()}).second)
     return;
   llvm::Expected<sym::Expr> e = parse(s.expr.exprStr);
   if (!e)
@@ -431,8 +439,9 @@ llvm::StringRef AssertInserter::freshName(llvm::StringRef base) {
   for (unsigned i = 1;
        usedNames.count(candidate) || graph.lookupValue(candidate); ++i)
     candidate = base.str() + "_" + std::to_string(i);
-  usedNames.insert(candidate);
-  return ctx.intern(candidate);
+  llvm::StringRef name = ctx.intern(candidate);
+  usedNames.insert(name);
+  return name;
 }
 
 NamedArgument AssertInserter::positional(llvm::StringRef name, Argument arg) {
