@@ -129,6 +129,12 @@ public:
       : ctx(ctx), g(g) {}
 
   void run() {
+    // Most nodes define one value or two: sized up front, the tables below
+    // do not rehash and copy while the walk fills them.
+    size_t expected = g.getInputs().size() + 2 * g.size();
+    defined.reserve(expected);
+    definitionSites.reserve(expected);
+    definitions.reserve(expected);
     checkInputs();
     for (const Node &n : g.getNodes())
       checkNode(n);

@@ -26,6 +26,7 @@ VerifierContext::VerifierContext(const ExportedProgram &program,
     ownedRegistry = std::make_unique<OperatorRegistry>();
     registryPtr = ownedRegistry.get();
   }
+  nodeInfos.reserve(ep.getGraph().size());
   layOut(ep.getGraph(), "graph_module.graph", 0);
   sectionsUnit = nextUnit;
 }
