@@ -170,6 +170,36 @@ bool isZeroDivisor(const Expr &base) {
   return false;
 }
 
+/// True when the printed base reads back as an exact number: an Integer or
+/// Rational, or a product of them (the parser folds numeric factors into
+/// one), seen through one-operand And/Or, which print bare.
+bool readsAsExactNumber(const Expr &base) {
+  llvm::SmallVector<const Expr *, 8> work{&base};
+  while (!work.empty()) {
+    const Expr *e = work.pop_back_val();
+    if (e->kind() == ExprKind::Integer || e->kind() == ExprKind::Rational)
+      continue;
+    bool transparent =
+        (e->kind() == ExprKind::And || e->kind() == ExprKind::Or) &&
+        e->numOperands() == 1;
+    if ((e->kind() != ExprKind::Mul && !transparent) || e->numOperands() == 0)
+      return false;
+    for (const Expr &operand : e->operands())
+      work.push_back(&operand);
+  }
+  return true;
+}
+
+/// True when a power of `base` with a negative exponent must keep the `**`
+/// form: `1/base` either does not parse back (a zero divisor) or reads back
+/// as a number, since the parser inverts exact numbers (`1/(-1)` is -1, not
+/// `(-1)**(-1)`). Such a folded number changes how an enclosing power
+/// prints, so a right-nested chain like `s0**(-1)**(-1)**(-1)` would lose
+/// one level per print/parse round and never settle.
+bool keepsPowerForm(const Expr &base) {
+  return isZeroDivisor(base) || readsAsExactNumber(base);
+}
+
 /// The leading numeric factors of a product folded into one number (the way
 /// sympy stores `Mul(Integer(-1), Integer(2), x)` as coefficient -2), and
 /// how many operands it covers. Null coefficient when there are none.
@@ -508,7 +538,8 @@ private:
       }
     }
     for (const Expr &factor : e.operands().drop_front(coefficient.count)) {
-      if (factor.kind() == ExprKind::Pow && !isZeroDivisor(factor.operand(0))) {
+      if (factor.kind() == ExprKind::Pow &&
+          !keepsPowerForm(factor.operand(0))) {
         Expr exponent = negatedExponent(factor.operand(1));
         if (!exponent.isNull()) {
           const Expr &base = factor.operand(0);
@@ -562,7 +593,7 @@ private:
       if (exponent.numerator() == -1)
         return "1/sqrt(" + print(base) + ")";
     }
-    if (isIntegerValue(exponent, -1) && !isZeroDivisor(base))
+    if (isIntegerValue(exponent, -1) && !keepsPowerForm(base))
       return "1/" + parenthesize(base, kPrecPow);
     return parenthesize(base, kPrecPow) + "**" +
            parenthesize(exponent, kPrecPow);

@@ -826,6 +826,36 @@ TEST(SymbolicExprTest, FuzzFindingsStayFixed) {
   EXPECT_EQ(toString(parseOk(flattened), Form::Plain), flattened);
   // Divisions by non-zero values keep sympy's spelling.
   EXPECT_EQ(toString(parseOk("Pow(Symbol('s0'), Integer(-1))")), "1/s0");
+
+  // `**` is right-associative, so this is s0**((-1)**((-1)**...)). The
+  // innermost (-1)**(-1) printed as `1/(-1)`, which reads back as the number
+  // -1, turning the power above it into (-1)**(-1) in turn: one level folded
+  // per print/parse round, so the plain form never settled. Powers of exact
+  // numbers (and of products of them) keep the `**` form and read back as
+  // the same tree.
+  for (const char *text :
+       {"s0**(-1)**(-1)**(-1)**(-1)**(-1)", "(-1)**(-1)", "s0*2**(-1)",
+        "(1/2)**(-1)", "s0**(2**(-1))", "s1*(-3)**(-1)**(-1)**(-1)"}) {
+    SCOPED_TRACE(text);
+    Expr e = parseOk(text);
+    ASSERT_FALSE(e.isNull());
+    std::string plain = toString(e, Form::Plain);
+    Expr again = parseOk(plain);
+    ASSERT_FALSE(again.isNull()) << plain;
+    EXPECT_EQ(again, e) << plain;
+    EXPECT_EQ(toString(again, Form::Plain), plain);
+  }
+  EXPECT_EQ(toString(parseOk("s0**(-1)**(-1)**(-1)")),
+            "s0**((-1)**((-1)**(-1)))");
+  EXPECT_EQ(toString(parseOk("Mul(Symbol('s0'), Pow(Integer(2), "
+                             "Integer(-1)))")),
+            "s0*2**(-1)");
+  // A product of numbers is folded into one when read back, so it settles
+  // after one round, on a power of that number.
+  Expr product = parseOk("Pow(Mul(Integer(2), Integer(3)), Integer(-1))");
+  ASSERT_FALSE(product.isNull());
+  EXPECT_EQ(toString(product), "(2*3)**(-1)");
+  EXPECT_EQ(toString(parseOk(toString(product))), "6**(-1)");
 }
 
 TEST(SymbolicExprTest, SeparateThreadsParseIndependently) {
