@@ -240,6 +240,40 @@ TEST(Progress, ZeroDelayDrawsAtOnce) {
   EXPECT_EQ(out, "\rcomparing: 10 / 10 (100%)");
 }
 
+TEST(Progress, StagesReplaceTheLineAndMessagesEraseIt) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  Progress p("pt2-opt", 0, Progress::Unit::Items, os, /*enabled=*/true,
+             std::chrono::milliseconds(0));
+  p.setStage("reading big.json");
+  EXPECT_EQ(out, "\rreading big.json");
+  p.setStage("verifying x"); // Shorter: padded over the old text.
+  EXPECT_EQ(out, "\rreading big.json\rverifying x     ");
+  out.clear();
+  ProgressAwareStream messages(p, os);
+  messages << "x: error: bad\n";
+  EXPECT_EQ(out, "\r" + std::string(16, ' ') + "\rx: error: bad\n");
+  out.clear();
+  p.setStage("writing out.json", 2);
+  EXPECT_EQ(out, "\rwriting out.json: 0 / 2 (0%)");
+  p.finish();
+  out.clear();
+  p.setStage("after the end");
+  p.show();
+  EXPECT_EQ(out, "");
+}
+
+TEST(Progress, ShowDrawsBeforeTheDelay) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  Progress p("reading huge.json (2.0 GiB)", 0, Progress::Unit::Bytes, os,
+             /*enabled=*/true);
+  p.update(0);
+  EXPECT_EQ(out, "");
+  p.show();
+  EXPECT_EQ(out, "\rreading huge.json (2.0 GiB)");
+}
+
 TEST(Progress, DelayFromTheEnvironment) {
   ::setenv("PT2IR_PROGRESS_DELAY_MS", "0", 1);
   EXPECT_EQ(Progress::initialDelayFromEnvironment().count(), 0);

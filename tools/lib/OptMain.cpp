@@ -3,13 +3,16 @@
 // Reads a program (JSON or a .pt2 archive), optionally runs passes and the
 // verifier, and writes it back as JSON, an archive or the readable text form.
 // Mirrors mlir-opt: the logic is here, tools/pt2-opt.cpp only calls
-// pt2OptMain.
+// pt2OptMain. When stderr is a terminal, a progress line names the stage a
+// long run is in (reading, verifying, writing); it is erased before any
+// message and before output goes to stdout.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tools/lib/OptMain.h"
 #include "tools/lib/DotEmitter.h"
 #include "tools/lib/PassPipelineOptions.h"
+#include "tools/lib/Progress.h"
 #include "tools/lib/ProgramIO.h"
 #include "tools/lib/PythonEmitter.h"
 #include "tools/lib/Stats.h"
@@ -24,6 +27,7 @@
 #include "serde/ProgramWriter.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
@@ -103,6 +107,9 @@ static void reportInputComparison(llvm::StringRef written, llvm::StringRef input
                << " (normalized on write)\n";
 }
 
+/// Inputs at least this big show the reading stage at once.
+static constexpr uint64_t BigInputBytes = uint64_t(16) << 20;
+
 /// LLVM's own `-stats` (its statistics counters) would clash with ours.
 static void removeLLVMStatsOption() {
   auto &registered = llvm::cl::getRegisteredOptions();
@@ -126,46 +133,73 @@ int pt2OptMain(int argc, char **argv) {
     return 0;
   }
 
+  // Stages of the run, drawn only on a terminal and only when slow; every
+  // message goes through `fail` or `diagnostics`, which erase the line first.
+  Progress progress("pt2-opt", 0);
+  auto fail = [&](llvm::Error err) {
+    progress.finish();
+    return reportError(std::move(err));
+  };
+  ProgressAwareStream diagnostics(progress, llvm::errs());
+
   auto registry = buildRegistry(opts.opSchemas, opts.extensionSchemas);
   if (!registry)
-    return reportError(registry.takeError());
+    return fail(registry.takeError());
   ReadOptions readOptions;
   readOptions.registry = registry->get();
   readOptions.allowUnregisteredExtensions = opts.allowUnregisteredExtensions;
 
+  uint64_t inputSize = 0;
+  if (opts.input == "-")
+    progress.setStage("reading standard input");
+  else if (!llvm::sys::fs::file_size(opts.input, inputSize))
+    progress.setStage("reading " + opts.input + " (" + Progress::formatBytes(inputSize) + ")");
+  else
+    progress.setStage("reading " + opts.input);
+  // Reading reports no progress of its own: say at once that a big input is
+  // being read.
+  if (inputSize >= BigInputBytes)
+    progress.show();
   auto input = loadInput(opts.input, readOptions, opts.model);
   if (!input)
-    return reportError(input.takeError());
+    return fail(input.takeError());
 
   // Verify every program before anything interprets one, so that a bad
   // expression or name is reported with its JSON path and rule, and an
   // archive's findings are all reported, not only the first model's.
   int verifyRc = 0;
-  for (LoadedProgram &lp : input->programs)
-    if (int rc = runVerifierStage(lp.program, lp.displayName, opts.verifier, registry->get(), llvm::errs(),
+  for (LoadedProgram &lp : input->programs) {
+    progress.setStage("verifying " + lp.displayName);
+    if (int rc = runVerifierStage(lp.program, lp.displayName, opts.verifier, registry->get(), diagnostics,
                                   makeTreespecLeafCounter(lp.program)))
       verifyRc = std::max(verifyRc, rc);
-  if (verifyRc || opts.verifier.verifyDiagnostics)
+  }
+  if (verifyRc || opts.verifier.verifyDiagnostics) {
+    progress.finish();
     return verifyRc;
+  }
+  // Passes and round-trip checks print on stderr themselves.
+  progress.clear();
 
   for (LoadedProgram &lp : input->programs) {
     // Unbacked-symbol bindings are not stored in JSON: recompute them.
     if (auto err = recomputeUnbackedBindings(lp.program))
-      return reportError(llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: error: %s",
-                                                 lp.displayName.c_str(),
-                                                 llvm::toString(std::move(err)).c_str()));
+      return fail(llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: error: %s",
+                                          lp.displayName.c_str(),
+                                          llvm::toString(std::move(err)).c_str()));
     VerifyOptions verifyOptions = makeVerifyOptions(opts.verifier);
     verifyOptions.registry = registry->get();
     verifyOptions.treespecLeafCount = makeTreespecLeafCounter(lp.program);
     VerifyHook hook = opts.verifier.noVerify ? VerifyHook() : makeVerifierHook(lp.displayName, verifyOptions);
     if (auto err = runPassPipelineFromCL(lp.program, lp.displayName, opts.passes, hook, registry->get()))
-      return reportError(std::move(err));
+      return fail(std::move(err));
     if (!opts.verifyRoundTrip)
       continue;
     if (auto err = verifyRoundTrip(lp.program, lp.displayName))
-      return reportError(std::move(err));
+      return fail(std::move(err));
     reportInputComparison(writeProgram(lp.program), lp.inputJson, lp.displayName);
   }
+  progress.setStage(opts.output == "-" ? std::string("writing standard output") : "writing " + opts.output);
   if (opts.stats || opts.emit != EmitKind::Json) {
     std::string text;
     llvm::raw_string_ostream os(text);
@@ -180,7 +214,7 @@ int pt2OptMain(int argc, char **argv) {
     statsOptions.registry = registry->get();
     bool singleDocument = opts.emit == EmitKind::Dot || (opts.stats && opts.statsFormat == StatsFormat::Json);
     if (singleDocument && input->programs.size() > 1)
-      return reportError(llvm::createStringError(
+      return fail(llvm::createStringError(
           llvm::inconvertibleErrorCode(),
           "%s: error: the archive holds %zu models; pick one with --model NAME for this output",
           input->path.c_str(), input->programs.size()));
@@ -197,6 +231,7 @@ int pt2OptMain(int argc, char **argv) {
       else
         emitDot(os, lp.program, emitOptions);
     }
+    progress.finish();
     if (auto err = writeFileAtomically(opts.output, text))
       return reportError(std::move(err));
     return 0;
@@ -205,6 +240,7 @@ int pt2OptMain(int argc, char **argv) {
   std::vector<std::string> json;
   for (const LoadedProgram &lp : input->programs)
     json.push_back(writeProgram(lp.program));
+  progress.finish();
   if (auto err = writeOutput(opts.output, *input, json))
     return reportError(std::move(err));
   return 0;

@@ -7,7 +7,23 @@
 
 #include <optional>
 
+#if __has_include(<sys/ioctl.h>)
+#include <sys/ioctl.h>
+#include <unistd.h>
+#endif
+
 namespace pt2ir {
+
+/// The width of the terminal on stderr, or 0 when unknown. (LLVM's
+/// StandardErrColumns only reads $COLUMNS, which shells do not export.)
+static unsigned terminalColumns() {
+#if defined(TIOCGWINSZ)
+  struct winsize size;
+  if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
+    return size.ws_col;
+#endif
+  return llvm::sys::Process::StandardErrColumns();
+}
 
 /// Redraw at most this often.
 static constexpr std::chrono::milliseconds RedrawInterval(100);
@@ -24,7 +40,12 @@ std::chrono::milliseconds Progress::initialDelayFromEnvironment() {
 Progress::Progress(llvm::StringRef label, uint64_t total, Unit unit)
     : Progress(label, total, unit, llvm::errs(),
                llvm::sys::Process::StandardErrIsDisplayed(),
-               initialDelayFromEnvironment()) {}
+               initialDelayFromEnvironment()) {
+  // The last column stays free: writing into it wraps on some terminals.
+  unsigned columns = enabled ? terminalColumns() : 0;
+  if (columns > 20)
+    maxWidth = columns - 1;
+}
 
 Progress::Progress(llvm::StringRef label, uint64_t total, Unit unit,
                    llvm::raw_ostream &os, bool enabled,
@@ -55,6 +76,8 @@ std::string Progress::render() const {
   auto amount = [&](uint64_t n) {
     return unit == Unit::Bytes ? formatBytes(n) : std::to_string(n);
   };
+  if (!total && !done)
+    return label;
   std::string out = label + ": " + amount(done);
   if (total) {
     out += " / " + amount(total);
@@ -67,6 +90,11 @@ std::string Progress::render() const {
 
 void Progress::draw() {
   std::string line = render();
+  if (maxWidth && line.size() > maxWidth) {
+    size_t head = (maxWidth - 3) / 2;
+    size_t tail = maxWidth - 3 - head;
+    line = line.substr(0, head) + "..." + line.substr(line.size() - tail);
+  }
   os << '\r' << line;
   if (line.size() < drawnWidth)
     os.indent(drawnWidth - line.size());
@@ -84,16 +112,48 @@ void Progress::update(uint64_t newDone) {
     draw();
 }
 
-void Progress::finish() {
-  if (finished)
-    return;
-  finished = true;
+void Progress::erase() {
   if (!enabled || drawnWidth == 0)
     return;
   os << '\r';
   os.indent(drawnWidth);
   os << '\r';
   os.flush();
+  drawnWidth = 0;
+}
+
+void Progress::finish() {
+  if (finished)
+    return;
+  finished = true;
+  erase();
+}
+
+void Progress::setStage(llvm::StringRef newLabel, uint64_t newTotal) {
+  label = newLabel.str();
+  total = newTotal;
+  done = 0;
+  if (enabled && !finished && drawnWidth > 0)
+    draw();
+  else
+    update(0);
+}
+
+void Progress::show() {
+  if (enabled && !finished)
+    draw();
+}
+
+void Progress::clear() {
+  if (!finished)
+    erase();
+}
+
+void ProgressAwareStream::write_impl(const char *ptr, size_t size) {
+  progress.clear();
+  out.write(ptr, size);
+  out.flush();
+  written += size;
 }
 
 } // namespace pt2ir

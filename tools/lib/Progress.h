@@ -36,7 +36,8 @@ public:
 
   /// A task called `label` with `total` units of work (0 when unknown),
   /// drawn on stderr when it is a terminal, after the delay that
-  /// PT2IR_PROGRESS_DELAY_MS names (default 300 ms).
+  /// PT2IR_PROGRESS_DELAY_MS names (default 300 ms); a line wider than the
+  /// terminal is shortened in the middle so that it never wraps.
   Progress(llvm::StringRef label, uint64_t total, Unit unit = Unit::Items);
   /// Draws on `os` only when `enabled`, after `initialDelay`.
   Progress(llvm::StringRef label, uint64_t total, Unit unit,
@@ -56,8 +57,21 @@ public:
   /// Erases the line; later updates draw nothing.
   void finish();
 
+  /// Starts the next stage of a task made of stages (`reading x.json`,
+  /// `verifying x.json`, ...): a new label and total, nothing done yet. A
+  /// line already showing switches to it at once; otherwise it is drawn
+  /// after the usual delay, at the next update or stage.
+  void setStage(llvm::StringRef newLabel, uint64_t newTotal = 0);
+  /// Draws the line now, without waiting for the delay (for a stage known
+  /// to be long, such as reading a big file). Does nothing when disabled.
+  void show();
+  /// Erases the line if one is showing, e.g. before printing a message;
+  /// later updates and stages draw it again.
+  void clear();
+
   bool isEnabled() const { return enabled; }
-  /// The text the line shows now (also when disabled; for tests).
+  /// The text the line shows now (also when disabled; for tests): the
+  /// label, then the counts unless both are zero.
   std::string render() const;
 
   /// `1.5 MiB`-style size.
@@ -71,6 +85,7 @@ public:
 
 private:
   void draw();
+  void erase();
 
   std::string label;
   uint64_t total;
@@ -78,11 +93,32 @@ private:
   llvm::raw_ostream &os;
   bool enabled;
   std::chrono::milliseconds initialDelay;
+  /// The widest line drawn (0: no limit).
+  size_t maxWidth = 0;
   bool finished = false;
   uint64_t done = 0;
   size_t drawnWidth = 0;
   /// The last drawing, or the construction time before the first.
   std::chrono::steady_clock::time_point lastDraw;
+};
+
+/// A stream for messages printed while a Progress line may be showing: the
+/// line is erased before each write, then the text goes to `out` (a later
+/// stage or update draws the line again below the message).
+class ProgressAwareStream : public llvm::raw_ostream {
+public:
+  ProgressAwareStream(Progress &progress, llvm::raw_ostream &out)
+      : progress(progress), out(out) {
+    SetUnbuffered();
+  }
+
+private:
+  void write_impl(const char *ptr, size_t size) override;
+  uint64_t current_pos() const override { return written; }
+
+  Progress &progress;
+  llvm::raw_ostream &out;
+  uint64_t written = 0;
 };
 
 } // namespace pt2ir
