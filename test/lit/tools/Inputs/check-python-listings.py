@@ -1,11 +1,13 @@
-"""Checks that `pt2-opt --emit=python` is valid Python for many programs.
+"""Checks that `pt2-opt --emit=python` is valid Python for many programs
+(or, with --emit=dot, that `--emit=dot` is a graph Graphviz reads).
 
-Usage: check-python-listings.py WORKDIR FILE...
+Usage: check-python-listings.py [--emit=dot] WORKDIR FILE...
 
 Each FILE is a JSON program or a lit test whose split-file sections
 (`//--- name.json`) hold programs. Every program pt2-opt reads (with
 --no-verify) is listed with --emit=python, with and without
---print-metadata, and each listing must parse with ast.parse. Programs
+--print-metadata, and each listing must parse with ast.parse (with --emit=dot: `dot -Tcanon` must accept it
+without a warning). Programs
 pt2-opt rejects (the error-path inputs) are counted and skipped; a crash is
 a failure. Prints one summary line.
 """
@@ -34,8 +36,31 @@ def programs(path):
         yield name, "".join(lines)
 
 
+def check_python(listing):
+    """Returns None when `listing` is valid Python, else the error."""
+    try:
+        ast.parse(listing.decode("utf-8"))
+    except (SyntaxError, UnicodeDecodeError) as err:
+        return "not valid Python: %s" % err
+    return None
+
+
+def check_dot(listing):
+    """Returns None when Graphviz reads `listing` cleanly, else its complaint."""
+    run = subprocess.run(["dot", "-Tcanon"], input=listing,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if run.returncode != 0 or run.stderr:
+        return "dot rejects it: %s" % run.stderr.decode(errors="replace")
+    return None
+
+
 def main():
-    workdir, files = sys.argv[1], sys.argv[2:]
+    args = sys.argv[1:]
+    emit, check = "python", check_python
+    if args and args[0] == "--emit=dot":
+        emit, check = "dot", check_dot
+        args = args[1:]
+    workdir, files = args[0], args[1:]
     os.makedirs(workdir, exist_ok=True)
     listed = rejected = 0
     failures = []
@@ -46,7 +71,7 @@ def main():
                 f.write(text)
             where = "%s (%s)" % (path, name)
             for extra in ([], ["--print-metadata"]):
-                run = subprocess.run(["pt2-opt", "--no-verify", "--emit=python"] + extra + [program],
+                run = subprocess.run(["pt2-opt", "--no-verify", "--emit=" + emit] + extra + [program],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
                 if run.returncode == 1 and not run.stdout:
                     rejected += 1
@@ -55,15 +80,14 @@ def main():
                     failures.append("%s: pt2-opt exited with %d: %s" % (where, run.returncode,
                                                                         run.stderr.decode(errors="replace")))
                     break
-                try:
-                    ast.parse(run.stdout.decode("utf-8"))
-                except (SyntaxError, UnicodeDecodeError) as err:
-                    failures.append("%s %s: not valid Python: %s" % (where, " ".join(extra), err))
+                error = check(run.stdout)
+                if error:
+                    failures.append("%s %s: %s" % (where, " ".join(extra), error))
                 listed += 1
     for failure in failures:
         print("FAIL: " + failure)
-    print("python listings: %d parsed, %d inputs rejected by the reader, %d failures"
-          % (listed, rejected, len(failures)))
+    print("%s listings: %d parsed, %d inputs rejected by the reader, %d failures"
+          % (emit, listed, rejected, len(failures)))
     return 1 if failures else 0
 
 
