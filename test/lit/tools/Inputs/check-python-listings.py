@@ -1,17 +1,20 @@
 """Checks that `pt2-opt --emit=python` is valid Python for many programs
-(or, with --emit=dot, that `--emit=dot` is a graph Graphviz reads).
+(or, with --emit=dot, that `--emit=dot` is a graph Graphviz reads; with
+--stats-json, that `--stats --stats-format=json` is one JSON document).
 
-Usage: check-python-listings.py [--emit=dot] WORKDIR FILE...
+Usage: check-python-listings.py [--emit=dot | --stats-json] WORKDIR FILE...
 
 Each FILE is a JSON program or a lit test whose split-file sections
 (`//--- name.json`) hold programs. Every program pt2-opt reads (with
 --no-verify) is listed with --emit=python, with and without
---print-metadata, and each listing must parse with ast.parse (with --emit=dot: `dot -Tcanon` must accept it
-without a warning). Programs
-pt2-opt rejects (the error-path inputs) are counted and skipped; a crash is
-a failure. Prints one summary line.
+--print-metadata, and each listing must parse with ast.parse; with
+--emit=dot, `dot -Tcanon` must accept each graph without a warning; with
+--stats-json, the statistics must be a JSON object. Programs pt2-opt rejects
+(the error-path inputs) are counted and skipped; a crash is a failure.
+Prints one summary line.
 """
 import ast
+import json
 import os
 import subprocess
 import sys
@@ -54,11 +57,29 @@ def check_dot(listing):
     return None
 
 
+def check_json(listing):
+    """Returns None when `listing` is one JSON object, else the error."""
+    try:
+        document = json.loads(listing.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as err:
+        return "not JSON: %s" % err
+    if not isinstance(document, dict) or "nodes" not in document:
+        return "not a statistics object"
+    return None
+
+
 def main():
     args = sys.argv[1:]
     emit, check = "python", check_python
+    flags = ["--emit=python"]
+    variants = ([], ["--print-metadata"])
     if args and args[0] == "--emit=dot":
-        emit, check = "dot", check_dot
+        emit, check, flags = "dot", check_dot, ["--emit=dot"]
+        args = args[1:]
+    elif args and args[0] == "--stats-json":
+        emit, check = "stats", check_json
+        flags = ["--stats", "--stats-format=json"]
+        variants = ([],)
         args = args[1:]
     workdir, files = args[0], args[1:]
     os.makedirs(workdir, exist_ok=True)
@@ -70,8 +91,8 @@ def main():
             with open(program, "w", encoding="utf-8", errors="surrogateescape") as f:
                 f.write(text)
             where = "%s (%s)" % (path, name)
-            for extra in ([], ["--print-metadata"]):
-                run = subprocess.run(["pt2-opt", "--no-verify", "--emit=" + emit] + extra + [program],
+            for extra in variants:
+                run = subprocess.run(["pt2-opt", "--no-verify"] + flags + extra + [program],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE)
                 if run.returncode == 1 and not run.stdout:
                     rejected += 1
