@@ -291,6 +291,26 @@ TEST(MalformedInputTest, ReaderLimitsGiveClearErrors) {
       << message;
 }
 
+TEST(MalformedInputTest, Utf8LeadByteAtTheEndIsRejectedInBounds) {
+  // RapidJSON's UTF-8 validation takes a lead byte's continuation bytes
+  // without checking for the end, so a lead byte last in the input read and
+  // wrote past the reader's in-situ copy (fuzz finding: a stack overflow of
+  // a 15-byte copy held in the string itself; ASan catches both cases).
+  std::vector<std::string> inputs = {"{\"grcph_module\xeb"};
+  for (const char *lead : {"\xc2", "\xe0", "\xed", "\xeb", "\xf0", "\xf4"}) {
+    inputs.push_back(std::string("{\"") + lead);
+    inputs.push_back(std::string("{\"a\": \"") + std::string(200, 'x') + lead);
+    inputs.push_back(std::string("\"") + lead + "\x80");
+  }
+  for (const std::string &input : inputs) {
+    SCOPED_TRACE(input);
+    auto program = readProgram(input);
+    ASSERT_FALSE(static_cast<bool>(program));
+    std::string message = llvm::toString(program.takeError());
+    EXPECT_NE(message.find("invalid JSON"), std::string::npos) << message;
+  }
+}
+
 TEST(MalformedInputTest, SubgraphNestingIsCappedByDefault) {
   unsigned limit = ReadOptions().maxSubgraphDepth;
   auto atLimit = readProgram(nestedSubgraphProgram(limit));
