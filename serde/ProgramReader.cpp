@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "serde/ProgramReader.h"
+#include "serde/JsonZeroNumbers.h"
 #include "serde/PyJsonWriter.h"
 #include "serde/StreamingReader.h"
 
@@ -1714,6 +1715,7 @@ llvm::Expected<ExportedProgram> readProgram(llvm::StringRef json, const ReadOpti
   buffer.reserve(json.size() + JsonPadding);
   buffer.append(json.data(), json.size());
   buffer.append(JsonPadding, '\0');
+  pt2ir::json::rewriteZeroNumbers(llvm::MutableArrayRef<char>(buffer.data(), json.size()));
   rapidjson::Document doc;
   constexpr unsigned Flags = rapidjson::kParseInsituFlag | rapidjson::kParseFullPrecisionFlag |
                              rapidjson::kParseNanAndInfFlag | rapidjson::kParseValidateEncodingFlag |

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "serde/StreamingReader.h"
+#include "serde/JsonZeroNumbers.h"
 
 #include "ir/Enums.h"
 #include "ir/Graph.h"
@@ -277,6 +278,10 @@ public:
     size_t n = static_cast<size_t>(p - start);
     char buf[64];
     if (n == 0 || n >= sizeof(buf))
+      return false;
+    // RapidJSON misreads these zeros (serde/JsonZeroNumbers.h); the DOM
+    // reader rewrites them first.
+    if (json::startsWithZeroNumber(llvm::StringRef(start, n)))
       return false;
     std::memcpy(buf, start, n);
     buf[n] = '\0';

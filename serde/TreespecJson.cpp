@@ -1,6 +1,7 @@
 //===- TreespecJson.cpp - Bounded JSON parsing for treespecs --------------===//
 
 #include "serde/TreespecJson.h"
+#include "serde/JsonZeroNumbers.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include <rapidjson/error/en.h>
@@ -76,9 +77,21 @@ llvm::Error parseBoundedJson(llvm::StringRef text, unsigned maxDepth,
     return makeTreespecError(what + ": invalid JSON: NUL byte at offset " +
                              llvm::Twine(nul));
 
-  constexpr unsigned Flags = rapidjson::kParseIterativeFlag |
-                             rapidjson::kParseFullPrecisionFlag |
-                             rapidjson::kParseNanAndInfFlag;
+  // RapidJSON misreads zeros with large exponents (serde/JsonZeroNumbers.h):
+  // parse a copy with those rewritten, at the same offsets.
+  std::string rewritten;
+  if (json::hasZeroNumbers(text)) {
+    rewritten = text.str();
+    json::rewriteZeroNumbers(
+        llvm::MutableArrayRef<char>(rewritten.data(), rewritten.size()));
+    text = rewritten;
+  }
+
+  // Invalid UTF-8 is refused, as by the program reader: it could only be
+  // dumped as escapes of its single bytes, which read back as other text.
+  constexpr unsigned Flags =
+      rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag |
+      rapidjson::kParseNanAndInfFlag | rapidjson::kParseValidateEncodingFlag;
   rapidjson::ParseResult result;
   bool depthExceeded = false;
   auto generator = [&](rapidjson::Document &target) {

@@ -195,6 +195,32 @@ TEST(TreespecParse, LeafRootAndStructuredContext) {
   EXPECT_STREQ(doc[0].GetString(), "mask");
 }
 
+TEST(TreespecParse, InvalidUtf8IsRejected) {
+  // A lone continuation byte in a dict key was accepted and dumped as the
+  // escape \u00b6, which reads back as a different key (fuzz finding of
+  // fuzz_treespec: parse(dump(spec)) != spec).
+  expectParseError("[1, {\"type\": \"builtins.dict\", \"context\": "
+                   "\"[\\\"ma\xb6k\\\"]\", \"children_spec\": [{\"type\": "
+                   "null, \"context\": null, \"children_spec\": []}]}]",
+                   {"treespec", "Invalid encoding"});
+  for (const char *bad : {"\"\xc3\"", "\"\xed\xa0\x80\"", "\"\xf0\""})
+    expectParseError(std::string("[1, {\"type\": null, \"context\": ") + bad +
+                         ", \"children_spec\": []}]",
+                     {"Invalid encoding"});
+  // Valid UTF-8 still reads, and its dump reads back as the same spec.
+  std::string valid = "[1, {\"type\": \"builtins.dict\", \"context\": "
+                      "\"[\\\"ma\xc2\xb6k\\\"]\", \"children_spec\": "
+                      "[{\"type\": null, \"context\": null, "
+                      "\"children_spec\": []}]}]";
+  llvm::Expected<TreeSpec> spec = parseTreespec(valid, {});
+  ASSERT_TRUE(static_cast<bool>(spec)) << llvm::toString(spec.takeError());
+  llvm::Expected<std::string> dumped = dumpTreespec(*spec, {});
+  ASSERT_TRUE(static_cast<bool>(dumped)) << llvm::toString(dumped.takeError());
+  llvm::Expected<TreeSpec> again = parseTreespec(*dumped, {});
+  ASSERT_TRUE(static_cast<bool>(again)) << llvm::toString(again.takeError());
+  EXPECT_TRUE(*again == *spec) << *dumped;
+}
+
 TEST(TreespecParse, BuiltinsRoundTrip) {
   TreespecTypeRegistry registry;
   ASSERT_FALSE(static_cast<bool>(
