@@ -136,12 +136,16 @@ inline bool hasZeroNumbers(llvm::StringRef text) {
 
 /// Rewrites every number forEachZeroNumber reports as `0.0` or `-0.0`
 /// padded with spaces to its old length (at least `0e0`, three characters,
-/// so the new spelling always fits). Offsets of everything else stay.
+/// so the new spelling always fits). Offsets of everything else stay. A
+/// number followed by more number characters (`0e1e40`) is an error right
+/// after it anyway; it becomes `0` padded with spaces, so that it cannot
+/// join those characters into a new number (`0.0e40`).
 inline void rewriteZeroNumbers(llvm::MutableArrayRef<char> text) {
   llvm::StringRef view(text.data(), text.size());
   forEachZeroNumber(view, [&](size_t offset, size_t length) {
     char *token = text.data() + offset;
-    const char *zero = token[0] == '-' ? "-0.0" : "0.0";
+    bool joined = offset + length < text.size() && isNumberChar(token[length]);
+    const char *zero = joined ? "0" : token[0] == '-' ? "-0.0" : "0.0";
     size_t zeroLength = std::strlen(zero);
     if (zeroLength > length)
       return;

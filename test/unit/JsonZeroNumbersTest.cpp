@@ -50,7 +50,17 @@ TEST(JsonZeroNumbersTest, FindsTheNumberRapidJsonReadsFirst) {
   std::string text = "0e101e40\x10";
   json::rewriteZeroNumbers(
       llvm::MutableArrayRef<char>(text.data(), text.size()));
-  EXPECT_EQ(text, "0.0  e40\x10");
+  EXPECT_EQ(text, "0    e40\x10");
+  // A rewritten prefix must not join what follows it into a new number.
+  std::string joined = "0e1e40";
+  json::rewriteZeroNumbers(
+      llvm::MutableArrayRef<char>(joined.data(), joined.size()));
+  EXPECT_EQ(joined, "0  e40");
+  rapidjson::Document joinedDoc;
+  llvm::Error joinedError =
+      parseBoundedJson("[-0e1e40]", 16, "treespec", joinedDoc);
+  ASSERT_TRUE(static_cast<bool>(joinedError));
+  llvm::consumeError(std::move(joinedError));
   rapidjson::Document doc;
   llvm::Error error = parseBoundedJson("0e101e40\x10", 16, "treespec", doc);
   ASSERT_TRUE(static_cast<bool>(error));
