@@ -94,7 +94,7 @@ void checkTorchbindCall(VerifierContext &ctx, const Node &n) {
 void checkTorchbindCalls(VerifierContext &ctx) {
   for (const Graph *g : ctx.graphs())
     for (const Node &n : g->getNodes()) {
-      TargetInfo target = classifyTarget(n.getTarget());
+      const TargetInfo &target = ctx.targetInfo(n);
       if (target.kind == TargetKind::HigherOrder &&
           target.op == "call_torchbind")
         checkTorchbindCall(ctx, n);
