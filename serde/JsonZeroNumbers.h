@@ -9,7 +9,9 @@
 // `0.0000000000000000000000000`) reads as an arbitrary double, and `-0e400`
 // is refused as too big. These helpers find such zeros so that a reader can
 // rewrite them, in place and at the same length, as `0.0` (or `-0.0`)
-// followed by spaces, which RapidJSON reads exactly.
+// followed by spaces, which RapidJSON reads exactly. A fraction or exponent
+// right after NaN or Inf(inity), which RapidJSON reads as such digits, is
+// cut off by a space.
 //
 //===----------------------------------------------------------------------===//
 
@@ -97,6 +99,22 @@ inline bool startsWithZeroNumber(llvm::StringRef run) {
   return isZeroWithFractionOrExponent(run.take_front(numberPrefixLength(run)));
 }
 
+/// Length of a fraction (`.` and a digit) or an exponent (`e`, an optional
+/// sign and a digit) starting `rest`, as RapidJSON reads it after `NaN` or
+/// `Inf(inity)` with kParseNanAndInfFlag; 0 when there is none.
+inline bool startsFractionOrExponent(llvm::StringRef rest) {
+  auto digitAt = [&](size_t i) {
+    return i < rest.size() && rest[i] >= '0' && rest[i] <= '9';
+  };
+  if (rest.starts_with("."))
+    return digitAt(1);
+  if (!rest.starts_with("e") && !rest.starts_with("E"))
+    return false;
+  return digitAt(1) ||
+         ((rest.size() > 1 && (rest[1] == '+' || rest[1] == '-')) &&
+          digitAt(2));
+}
+
 /// Calls `onZero(offset, length)` for every number outside strings of the
 /// JSON text `text` that isZeroWithFractionOrExponent accepts: the number
 /// RapidJSON reads at the start of each run of number characters.
@@ -114,6 +132,19 @@ void forEachZeroNumber(llvm::StringRef text, Callback onZero) {
       continue;
     }
     if (!isNumberChar(c)) {
+      // RapidJSON reads a fraction or exponent after NaN and Inf(inity) as
+      // the digits of a double (`NaN.00e48` is 0e48): report its first
+      // character, which a rewrite turns into a space (an error there).
+      llvm::StringRef rest = text.drop_front(i);
+      size_t literal = rest.starts_with("NaN")        ? 3
+                       : rest.starts_with("Infinity") ? 8
+                       : rest.starts_with("Inf")      ? 3
+                                                      : 0;
+      if (literal && startsFractionOrExponent(rest.drop_front(literal))) {
+        onZero(i + literal, 1);
+        i += literal + 1;
+        continue;
+      }
       ++i;
       continue;
     }
@@ -145,6 +176,10 @@ inline void rewriteZeroNumbers(llvm::MutableArrayRef<char> text) {
   forEachZeroNumber(view, [&](size_t offset, size_t length) {
     char *token = text.data() + offset;
     bool joined = offset + length < text.size() && isNumberChar(token[length]);
+    if (length == 1 && !(token[0] >= '0' && token[0] <= '9')) {
+      *token = ' '; // after NaN or Inf(inity)
+      return;
+    }
     const char *zero = joined ? "0" : token[0] == '-' ? "-0.0" : "0.0";
     size_t zeroLength = std::strlen(zero);
     if (zeroLength > length)

@@ -69,6 +69,30 @@ TEST(JsonZeroNumbersTest, FindsTheNumberRapidJsonReadsFirst) {
       << message;
 }
 
+TEST(JsonZeroNumbersTest, NoDigitsAfterNanOrInfinity) {
+  // RapidJSON (kParseNanAndInfFlag) reads a fraction or exponent after NaN
+  // or Inf(inity) as the digits of a double: `NaN.00e00048` reached the
+  // same misread zero (fuzz finding of fuzz_treespec). Such text is now an
+  // error right after the literal.
+  std::string text = " NaN.00e00048 [Infinitye400, -Infe+4, NaNe]";
+  json::rewriteZeroNumbers(
+      llvm::MutableArrayRef<char>(text.data(), text.size()));
+  EXPECT_EQ(text, " NaN 00e00048 [Infinity 400, -Inf +4, NaNe]");
+  EXPECT_FALSE(json::hasZeroNumbers("[NaN, Infinity, -Infinity, \"NaN.5\"]"));
+  for (const char *input : {" NaN.00e00048", "[NaN.5]", "[Infinitye400]"}) {
+    rapidjson::Document doc;
+    llvm::Error error = parseBoundedJson(input, 16, "treespec", doc);
+    EXPECT_TRUE(static_cast<bool>(error)) << input;
+    llvm::consumeError(std::move(error));
+  }
+  rapidjson::Document doc;
+  llvm::Error error =
+      parseBoundedJson("[NaN, Infinity, -Infinity]", 16, "treespec", doc);
+  ASSERT_FALSE(static_cast<bool>(error)) << llvm::toString(std::move(error));
+  EXPECT_TRUE(std::isnan(doc[0].GetDouble()));
+  EXPECT_TRUE(std::isinf(doc[2].GetDouble()));
+}
+
 TEST(JsonZeroNumbersTest, RewritesOutsideStringsAtTheSameLength) {
   std::string text = "[0e308, \"0e308 \\\" 0e308\", -0e400,10.0e5, 0.0e1]";
   std::string before = text;
