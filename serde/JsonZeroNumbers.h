@@ -1,5 +1,4 @@
-//===- JsonZeroNumbers.h - Zeros RapidJSON's full-precision strtod misreads
-//===//
+//===- JsonZeroNumbers.h - Numbers RapidJSON's strtod misreads ------------===//
 //
 // RapidJSON 1.1's full-precision number parsing (kParseFullPrecisionFlag)
 // falls back to an approximation for a number whose decimal exponent is
@@ -99,9 +98,9 @@ inline bool startsWithZeroNumber(llvm::StringRef run) {
   return isZeroWithFractionOrExponent(run.take_front(numberPrefixLength(run)));
 }
 
-/// Length of a fraction (`.` and a digit) or an exponent (`e`, an optional
-/// sign and a digit) starting `rest`, as RapidJSON reads it after `NaN` or
-/// `Inf(inity)` with kParseNanAndInfFlag; 0 when there is none.
+/// True when `rest` starts with a fraction (`.` and a digit) or an exponent
+/// (`e`, an optional sign and a digit), which RapidJSON reads after `NaN` or
+/// `Inf(inity)` with kParseNanAndInfFlag.
 inline bool startsFractionOrExponent(llvm::StringRef rest) {
   auto digitAt = [&](size_t i) {
     return i < rest.size() && rest[i] >= '0' && rest[i] <= '9';
