@@ -80,9 +80,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   for (const Pt2Model &model : contents->models) {
-    ReadOptions options;
-    options.fileName = model.name;
-    options.maxStringLength = size_t(1) << 20;
+    ReadOptions options = fuzz::readOptions(model.name);
     auto program = readProgram(model.programJson, options);
     if (!program)
       fuzz::ignoreError(program.takeError());

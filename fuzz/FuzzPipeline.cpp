@@ -48,9 +48,7 @@ void runOnePass(const PassInfo &info, const ExportedProgram &input) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  ReadOptions options;
-  options.fileName = "fuzz.json";
-  options.maxStringLength = size_t(1) << 20;
+  ReadOptions options = fuzz::readOptions();
   auto program = readProgram(fuzz::asText(data, size), options);
   if (!program) {
     fuzz::ignoreError(program.takeError());

@@ -19,10 +19,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   using namespace pt2ir;
-  ReadOptions options;
-  options.fileName = "fuzz.json";
-  // Keep single allocations far below libFuzzer's memory limit.
-  options.maxStringLength = size_t(1) << 20;
+  ReadOptions options = fuzz::readOptions();
   auto program = readProgram(fuzz::asText(data, size), options);
   if (!program) {
     std::string message = llvm::toString(program.takeError());

@@ -16,9 +16,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   using namespace pt2ir;
-  ReadOptions options;
-  options.fileName = "fuzz.json";
-  options.maxStringLength = size_t(1) << 20;
+  ReadOptions options = fuzz::readOptions();
   auto first = readProgram(fuzz::asText(data, size), options);
   if (!first) {
     fuzz::ignoreError(first.takeError());

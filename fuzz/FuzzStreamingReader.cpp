@@ -34,9 +34,7 @@ std::string printed(const pt2ir::ExportedProgram &ep) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   using namespace pt2ir;
   llvm::StringRef input = fuzz::asText(data, size);
-  ReadOptions options;
-  options.fileName = "fuzz.json";
-  options.maxStringLength = size_t(1) << 20;
+  ReadOptions options = fuzz::readOptions();
   std::optional<ExportedProgram> fast = readProgramStreaming(input, options);
   if (!fast)
     return 0;

@@ -11,6 +11,7 @@
 #ifndef PT2IR_FUZZ_FUZZSUPPORT_H
 #define PT2IR_FUZZ_FUZZSUPPORT_H
 
+#include "serde/ProgramReader.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
@@ -31,6 +32,15 @@ inline llvm::StringRef asText(const uint8_t *data, size_t size) {
 [[noreturn]] void oracleFailure(const llvm::Twine &what,
                                 llvm::StringRef expected = {},
                                 llvm::StringRef actual = {});
+
+/// Read options for fuzz inputs: single strings are capped far below
+/// libFuzzer's memory limit.
+inline ReadOptions readOptions(llvm::StringRef fileName = "fuzz.json") {
+  ReadOptions options;
+  options.fileName = fileName.str();
+  options.maxStringLength = size_t(1) << 20;
+  return options;
+}
 
 /// Drops an expected error (the input was rejected, which is fine).
 inline void ignoreError(llvm::Error err) { llvm::consumeError(std::move(err)); }
