@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "serde/ProgramReader.h"
-#include "serde/JsonZeroNumbers.h"
+#include "serde/JsonNumbers.h"
 #include "serde/PyJsonWriter.h"
 #include "serde/StreamingReader.h"
 
@@ -1715,20 +1715,24 @@ llvm::Expected<ExportedProgram> readProgram(llvm::StringRef json, const ReadOpti
   buffer.reserve(json.size() + JsonPadding);
   buffer.append(json.data(), json.size());
   buffer.append(JsonPadding, '\0');
-  pt2ir::json::rewriteZeroNumbers(llvm::MutableArrayRef<char>(buffer.data(), json.size()));
   rapidjson::Document doc;
-  constexpr unsigned Flags = rapidjson::kParseInsituFlag | rapidjson::kParseFullPrecisionFlag |
-                             rapidjson::kParseNanAndInfFlag | rapidjson::kParseValidateEncodingFlag |
+  constexpr unsigned Flags = rapidjson::kParseInsituFlag | rapidjson::kParseValidateEncodingFlag |
                              rapidjson::kParseIterativeFlag;
   // Without kParseStopWhenDoneFlag, anything but whitespace after the
-  // document is an error.
-  doc.ParseInsitu<Flags>(buffer.data());
-  if (doc.HasParseError()) {
-    size_t offset = doc.GetErrorOffset();
+  // document is an error. Numbers are converted by serde/JsonNumbers.h.
+  rapidjson::InsituStringStream stream(buffer.data());
+  std::string numberError;
+  rapidjson::ParseResult parsed = pt2ir::json::parseDocument<Flags>(stream, doc, numberError);
+  if (parsed.IsError()) {
+    size_t offset = parsed.Offset();
     auto [line, col] = lineAndColumn(json, offset);
+    if (!numberError.empty())
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "%s:%zu:%zu: error: invalid JSON: %s",
+                                     options.fileName.c_str(), line, col, numberError.c_str());
     bool endsEarly = offset >= json.size() && !json.trim().empty();
     bool atNul = offset < json.size() && json[offset] == '\0';
-    bool loneSurrogate = doc.GetParseError() ==
+    bool loneSurrogate = parsed.Code() ==
                          rapidjson::kParseErrorStringUnicodeSurrogateInvalid;
     const char *hint =
         endsEarly ? " (the input ends early: is it truncated?)"
@@ -1742,7 +1746,7 @@ llvm::Expected<ExportedProgram> readProgram(llvm::StringRef json, const ReadOpti
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(), "%s:%zu:%zu: error: invalid JSON: %s%s",
         options.fileName.c_str(), line, col,
-        rapidjson::GetParseError_En(doc.GetParseError()), hint);
+        rapidjson::GetParseError_En(parsed.Code()), hint);
   }
   // In-situ parsing ends at a NUL byte. One inside the document fails above;
   // one after it would silently drop the rest of the input.

@@ -17,14 +17,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "serde/StreamingReader.h"
-#include "serde/JsonZeroNumbers.h"
+#include "serde/JsonNumbers.h"
 
 #include "ir/Enums.h"
 #include "ir/Graph.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/SwapByteOrder.h"
-#include <rapidjson/reader.h>
 
 #include <cmath>
 #include <cstring>
@@ -55,26 +54,6 @@ inline bool needsAttention(unsigned char c) {
 }
 
 inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
-
-/// Parses a number token exactly as the DOM reader's RapidJSON does
-/// (kParseFullPrecisionFlag) and converts it as Value::GetDouble would.
-class DoubleHandler
-    : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, DoubleHandler> {
-public:
-  double value = 0;
-  bool Default() { return false; }
-  bool Int(int i) { return set(i); }
-  bool Uint(unsigned u) { return set(u); }
-  bool Int64(int64_t i) { return set(static_cast<double>(i)); }
-  bool Uint64(uint64_t u) { return set(static_cast<double>(u)); }
-  bool Double(double d) { return set(d); }
-
-private:
-  bool set(double d) {
-    value = d;
-    return true;
-  }
-};
 
 class Lexer {
 public:
@@ -266,7 +245,8 @@ public:
     return true;
   }
 
-  /// Any JSON number, converted to double as the DOM reader would.
+  /// Any JSON number, converted to double as the DOM reader would
+  /// (serde/JsonNumbers.h).
   bool number(double &out) {
     skipWhitespace();
     const char *start = p;
@@ -275,23 +255,28 @@ public:
     while (p != end && (isDigit(*p) || *p == '.' || *p == 'e' || *p == 'E' ||
                         *p == '+' || *p == '-'))
       ++p;
-    size_t n = static_cast<size_t>(p - start);
-    char buf[64];
-    if (n == 0 || n >= sizeof(buf))
+    llvm::StringRef token(start, static_cast<size_t>(p - start));
+    json::Number number = json::convertNumber(token);
+    // RapidJSON's tokenizer refuses a zero with an exponent past 308
+    // (`0e400`): leave zeros with exponents to the DOM reader.
+    if (number.kind == json::Number::Kind::Double && number.d == 0 &&
+        token.find_first_of("eE") != llvm::StringRef::npos)
       return false;
-    // RapidJSON misreads these zeros (serde/JsonZeroNumbers.h); the DOM
-    // reader rewrites them first.
-    if (json::startsWithZeroNumber(llvm::StringRef(start, n)))
-      return false;
-    std::memcpy(buf, start, n);
-    buf[n] = '\0';
-    rapidjson::StringStream stream(buf);
-    rapidjson::Reader reader;
-    DoubleHandler handler;
-    if (!reader.Parse<rapidjson::kParseFullPrecisionFlag>(stream, handler))
-      return false;
-    out = handler.value;
-    return true;
+    switch (number.kind) {
+    case json::Number::Kind::Int64:
+      out = static_cast<double>(number.i64);
+      return true;
+    case json::Number::Kind::Uint64:
+      out = static_cast<double>(number.u64);
+      return true;
+    case json::Number::Kind::Double:
+      out = number.d;
+      return true;
+    case json::Number::Kind::Invalid:
+    case json::Number::Kind::TooBig:
+      return false; // The DOM reader reports it.
+    }
+    return false;
   }
 
   /// Skips one array or object (re-read later with full checks).

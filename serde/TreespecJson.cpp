@@ -1,7 +1,7 @@
 //===- TreespecJson.cpp - Bounded JSON parsing for treespecs --------------===//
 
 #include "serde/TreespecJson.h"
-#include "serde/JsonZeroNumbers.h"
+#include "serde/JsonNumbers.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include <rapidjson/error/en.h>
@@ -28,9 +28,6 @@ public:
   bool Int64(int64_t i) { return doc.Int64(i); }
   bool Uint64(uint64_t u) { return doc.Uint64(u); }
   bool Double(double d) { return doc.Double(d); }
-  bool RawNumber(const char *str, rapidjson::SizeType len, bool copy) {
-    return doc.RawNumber(str, len, copy);
-  }
   bool String(const char *str, rapidjson::SizeType len, bool copy) {
     return doc.String(str, len, copy);
   }
@@ -77,29 +74,23 @@ llvm::Error parseBoundedJson(llvm::StringRef text, unsigned maxDepth,
     return makeTreespecError(what + ": invalid JSON: NUL byte at offset " +
                              llvm::Twine(nul));
 
-  // RapidJSON misreads zeros with large exponents (serde/JsonZeroNumbers.h):
-  // parse a copy with those rewritten, at the same offsets.
-  std::string rewritten;
-  if (json::hasZeroNumbers(text)) {
-    rewritten = text.str();
-    json::rewriteZeroNumbers(
-        llvm::MutableArrayRef<char>(rewritten.data(), rewritten.size()));
-    text = rewritten;
-  }
-
   // Invalid UTF-8 is refused, as by the program reader: it could only be
   // dumped as escapes of its single bytes, which read back as other text.
-  constexpr unsigned Flags =
-      rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag |
-      rapidjson::kParseNanAndInfFlag | rapidjson::kParseValidateEncodingFlag;
+  // Numbers are converted by serde/JsonNumbers.h.
+  constexpr unsigned Flags = rapidjson::kParseIterativeFlag |
+                             rapidjson::kParseValidateEncodingFlag |
+                             json::ExactNumberFlags;
   rapidjson::ParseResult result;
   bool depthExceeded = false;
+  std::string numberError;
   auto generator = [&](rapidjson::Document &target) {
-    DepthCappedHandler handler(target, maxDepth);
+    DepthCappedHandler capped(target, maxDepth);
+    json::ExactNumbers<DepthCappedHandler> handler(capped);
     rapidjson::MemoryStream stream(text.data(), text.size());
     rapidjson::Reader reader;
     result = reader.Parse<Flags>(stream, handler);
-    depthExceeded = handler.exceeded();
+    depthExceeded = capped.exceeded();
+    numberError = handler.numberError();
     return !result.IsError();
   };
   doc.Populate(generator);
@@ -107,9 +98,11 @@ llvm::Error parseBoundedJson(llvm::StringRef text, unsigned maxDepth,
     return makeTreespecError(what + ": JSON nesting exceeds the limit of " +
                              llvm::Twine(maxDepth) + " levels");
   if (result.IsError())
-    return makeTreespecError(what + ": invalid JSON at offset " +
-                             llvm::Twine(result.Offset()) + ": " +
-                             rapidjson::GetParseError_En(result.Code()));
+    return makeTreespecError(
+        what + ": invalid JSON at offset " + llvm::Twine(result.Offset()) +
+        ": " +
+        (numberError.empty() ? rapidjson::GetParseError_En(result.Code())
+                             : numberError.c_str()));
   return llvm::Error::success();
 }
 

@@ -2,11 +2,13 @@
 
 #include "tools/lib/RoundTrip.h"
 
+#include "serde/JsonNumbers.h"
 #include "serde/ProgramReader.h"
 #include "serde/ProgramWriter.h"
 #include "serde/PyJsonWriter.h"
 
 #include <rapidjson/document.h>
+#include <rapidjson/memorystream.h>
 #include <vector>
 
 namespace pt2ir {
@@ -21,12 +23,12 @@ struct Frame {
 
 std::string firstJsonDifference(llvm::StringRef ta, llvm::StringRef tb) {
   rapidjson::Document da, db;
-  constexpr unsigned Flags = rapidjson::kParseFullPrecisionFlag | rapidjson::kParseNanAndInfFlag |
-                             rapidjson::kParseIterativeFlag;
-  da.Parse<Flags>(ta.data(), ta.size());
-  db.Parse<Flags>(tb.data(), tb.size());
-  if (da.HasParseError() || db.HasParseError())
-    return da.HasParseError() != db.HasParseError() ? "<root> (one side is not JSON)" : "";
+  rapidjson::MemoryStream sa(ta.data(), ta.size()), sb(tb.data(), tb.size());
+  std::string numberError;
+  bool badA = json::parseDocument<rapidjson::kParseIterativeFlag>(sa, da, numberError).IsError();
+  bool badB = json::parseDocument<rapidjson::kParseIterativeFlag>(sb, db, numberError).IsError();
+  if (badA || badB)
+    return badA != badB ? "<root> (one side is not JSON)" : "";
   std::vector<Frame> work{{&da, &db, ""}};
   auto describe = [](const std::string &p) { return p.empty() ? std::string("<root>") : p; };
   while (!work.empty()) {
