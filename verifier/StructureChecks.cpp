@@ -7,6 +7,8 @@
 //    though the reader refuses undefined names);
 //  - value-kind-mismatch: an operand slot's member (as_tensor, as_sym_int,
 //    ...) agrees with the kind of value it names;
+//  - custom-obj-class: an as_custom_obj slot (a use or a definition) names
+//    the class its value's custom_obj_values entry gives;
 //  - duplicate-definition, invalid-name, duplicate-node-name: value and node
 //    names are unique Python identifiers;
 //  - call-target: no call_module / call_method style targets;
@@ -31,12 +33,12 @@ namespace pt2ir::verifier {
 
 namespace {
 
-/// Calls `fn(use, memberKind)` for every value slot of `arg`, descending
+/// Calls `fn(use, leaf)` for every value slot of `arg`, where `leaf` is the
+/// argument holding the slot (its kind is the slot's member), descending
 /// into as_string_to_argument maps without recursion.
 template <typename Fn> void forEachSlot(const Argument &arg, Fn fn) {
   if (arg.getKind() != ArgKind::StringToArgument) {
-    ArgKind kind = arg.getKind();
-    arg.forEachUse([&](Use *u) { fn(u, kind); });
+    arg.forEachUse([&](Use *u) { fn(u, arg); });
     return;
   }
   std::vector<const Argument *> work{&arg};
@@ -49,8 +51,7 @@ template <typename Fn> void forEachSlot(const Argument &arg, Fn fn) {
         work.push_back(&it->second);
       continue;
     }
-    ArgKind kind = a->getKind();
-    a->forEachUse([&](Use *u) { fn(u, kind); });
+    a->forEachUse([&](Use *u) { fn(u, *a); });
   }
 }
 
@@ -160,8 +161,8 @@ private:
     return site.node ? site.node->getName() : valueName;
   }
 
-  /// Records a definition slot and checks its name.
-  void define(Use *u, DefSite site) {
+  /// Records a definition slot held by `leaf` and checks its name.
+  void define(Use *u, const Argument &leaf, DefSite site) {
     Value *v = u->get();
     llvm::StringRef name = u->getName();
     if (!v) {
@@ -183,6 +184,28 @@ private:
                     pathOf(it->second) + ")");
     defined.insert(v);
     definitions.push_back({v, site});
+    checkCustomObjClass(*v, leaf, [&] { return pathOf(site); },
+                        nodeNameOf(site, name), orderOf(site));
+  }
+
+  /// An as_custom_obj slot must name the class of its value's
+  /// custom_obj_values entry (torch writes both from the same object).
+  template <typename PathFn>
+  void checkCustomObjClass(const Value &v, const Argument &leaf, PathFn path,
+                           llvm::StringRef nodeName, uint64_t order) {
+    if (leaf.getKind() != ArgKind::CustomObj)
+      return;
+    const ValueMeta *md = v.getMeta();
+    if (!md || !md->hasCustomObj)
+      return;
+    llvm::StringRef slotClass = leaf.getCustomObj().classFqn;
+    if (slotClass == md->customObjClass)
+      return;
+    ctx.error("custom-obj-class", path() + ".as_custom_obj.class_fqn",
+              nodeName, order,
+              "names '" + v.getName() + "' with class '" + slotClass +
+                  "', but its custom_obj_values entry gives class '" +
+                  md->customObjClass + "'");
   }
 
   std::string pathOf(UseSite site) const {
@@ -194,8 +217,9 @@ private:
                      : ctx.graphOutputOrder(g, site.index);
   }
 
-  /// Checks one operand slot read at `site`.
-  void use(Use *u, ArgKind member, UseSite site) {
+  /// Checks one operand slot, held by `leaf`, read at `site`.
+  void use(Use *u, const Argument &leaf, UseSite site) {
+    ArgKind member = leaf.getKind();
     Value *v = u->get();
     llvm::StringRef name = u->getName();
     const Node *user = site.node;
@@ -249,12 +273,15 @@ private:
       ctx.error("value-kind-mismatch", path(), nodeName, order,
                 "passes '" + name + "' as " + argKindMemberName(member) +
                     ", but it is a " + valueTypeName(v->getType()) + " value");
+    checkCustomObjClass(*v, leaf, path, nodeName, order);
   }
 
   void checkInputs() {
     const auto &inputs = g.getInputs();
     for (size_t i = 0; i < inputs.size(); ++i) {
-      forEachSlot(inputs[i], [&](Use *u, ArgKind) { define(u, {nullptr, i}); });
+      forEachSlot(inputs[i], [&](Use *u, const Argument &leaf) {
+        define(u, leaf, {nullptr, i});
+      });
     }
   }
 
@@ -287,21 +314,23 @@ private:
     }
     const auto &inputs = n.getInputs();
     for (size_t i = 0; i < inputs.size(); ++i) {
-      forEachSlot(inputs[i].arg, [&](Use *u, ArgKind member) {
-        use(u, member, {&n, i});
+      forEachSlot(inputs[i].arg, [&](Use *u, const Argument &leaf) {
+        use(u, leaf, {&n, i});
       });
     }
     const auto &outputs = n.getOutputs();
     for (size_t i = 0; i < outputs.size(); ++i) {
-      forEachSlot(outputs[i], [&](Use *u, ArgKind) { define(u, {&n, i}); });
+      forEachSlot(outputs[i], [&](Use *u, const Argument &leaf) {
+        define(u, leaf, {&n, i});
+      });
     }
   }
 
   void checkOutputs() {
     const auto &outputs = g.getOutputs();
     for (size_t i = 0; i < outputs.size(); ++i) {
-      forEachSlot(outputs[i], [&](Use *u, ArgKind member) {
-        use(u, member, {nullptr, i});
+      forEachSlot(outputs[i], [&](Use *u, const Argument &leaf) {
+        use(u, leaf, {nullptr, i});
       });
     }
   }
