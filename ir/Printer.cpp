@@ -359,6 +359,79 @@ static void printSignature(llvm::raw_ostream &os, const GraphSignature &sig, con
   os << "}\n";
 }
 
+static void printArgumentList(llvm::raw_ostream &os, const std::vector<Argument> &args) {
+  os << '(';
+  llvm::interleaveComma(args, os, [&](const Argument &a) { printArgument(os, a); });
+  os << ')';
+}
+
+/// A treespec's JSON as it is (torch writes it on one line), or quoted and
+/// escaped when it holds control characters.
+static void printTreespecText(llvm::raw_ostream &os, llvm::StringRef spec) {
+  bool plain = llvm::none_of(spec, [](char c) { return static_cast<unsigned char>(c) < 0x20; });
+  if (plain)
+    os << spec;
+  else
+    printQuoted(os, spec);
+}
+
+/// One line per module call: its fqn, the graph values it takes and returns,
+/// its argument names, then its input and output treespecs.
+static void printModuleCallGraph(llvm::raw_ostream &os,
+                                 const std::vector<ModuleCallEntry> &entries) {
+  if (entries.empty())
+    return;
+  os << "module_call_graph {\n";
+  for (const ModuleCallEntry &entry : entries) {
+    os << "  module ";
+    printQuoted(os, entry.fqn);
+    if (!entry.signature) {
+      os << '\n';
+      continue;
+    }
+    const ModuleCallSignature &sig = *entry.signature;
+    os << ' ';
+    printArgumentList(os, sig.inputs);
+    os << " -> ";
+    printArgumentList(os, sig.outputs);
+    if (sig.forwardArgNames) {
+      os << " forward_arg_names [";
+      llvm::interleaveComma(*sig.forwardArgNames, os, [&](llvm::StringRef name) { printQuoted(os, name); });
+      os << ']';
+    }
+    os << "\n    in_spec ";
+    printTreespecText(os, sig.inSpec);
+    os << "\n    out_spec ";
+    printTreespecText(os, sig.outSpec);
+    os << '\n';
+  }
+  os << "}\n";
+}
+
+/// The graph module's metadata and the guards code, when present.
+static void printTrailingFields(llvm::raw_ostream &os, const ExportedProgram &ep) {
+  if (!ep.graphModule.metadata.empty()) {
+    os << "metadata {\n";
+    for (const auto &[key, value] : ep.graphModule.metadata) {
+      os << "  ";
+      printQuoted(os, key);
+      os << ": ";
+      printQuoted(os, value);
+      os << '\n';
+    }
+    os << "}\n";
+  }
+  if (!ep.guardsCode.empty()) {
+    os << "guards_code {\n";
+    for (const std::string &code : ep.guardsCode) {
+      os << "  ";
+      printQuoted(os, code);
+      os << '\n';
+    }
+    os << "}\n";
+  }
+}
+
 void printProgram(llvm::raw_ostream &os, const ExportedProgram &ep, const PrintOptions &options) {
   os << "program schema " << ep.schemaVersion.major << '.' << ep.schemaVersion.minor << " torch \""
      << ep.torchVersion << "\" verifiers [";
@@ -383,6 +456,8 @@ void printProgram(llvm::raw_ostream &os, const ExportedProgram &ep, const PrintO
     os << "}\n";
   }
   printGraphImpl(os, ep.getGraph(), 0, options, "graph", &ep.graphModule.signature);
+  printModuleCallGraph(os, ep.graphModule.moduleCallGraph);
+  printTrailingFields(os, ep);
 }
 
 } // namespace pt2ir
