@@ -4,9 +4,11 @@
 // (Python expression syntax, as `sympy.sympify` uses) covers both forms:
 // srepr text is just nested constructor calls (`Add(Symbol('s0'), ...)`),
 // which are mapped to node kinds by name. Nesting is capped at
-// kMaxParseNesting so hostile input cannot exhaust the stack, and no tree
+// kMaxParseNesting so hostile input cannot exhaust the stack, no tree
 // deeper than kMaxExprDepth is returned (left-nested `//`/`%` chains are cut
-// off as they grow).
+// off as they grow), and no tree whose printed forms would nest deeper than
+// kMaxParseNesting (checkPrintsWithinParseNesting), so what is read can be
+// written and read again.
 //
 // Plain infix operators are built the way sympy would build them, so that
 // `s0 - 2*s1` gets the same tree as its srepr: numeric factors of a product
@@ -1094,11 +1096,40 @@ Form detectForm(llvm::StringRef text) {
   return Form::Plain;
 }
 
+llvm::Error checkPrintsWithinParseNesting(const Expr &expr) {
+  if (expr.isNull() || expr.depth() <= kSurelyPrintableDepth)
+    return llvm::Error::success();
+  for (Form form : {Form::Plain, Form::Srepr}) {
+    std::string printed = toString(expr, form);
+    auto reparsed = Parser(printed, form).parse();
+    if (reparsed)
+      continue;
+    llvm::consumeError(reparsed.takeError());
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "expression tree of depth %u prints (%s form) nested deeper than "
+        "%u levels, which could not be read back",
+        expr.depth(), static_cast<const char *>(form == Form::Plain ? "plain" : "srepr"),
+        kMaxParseNesting);
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<Expr> parseSymExpr(llvm::StringRef text, Form *detectedForm) {
   Form form = detectForm(text);
   if (detectedForm)
     *detectedForm = form;
-  return Parser(text, form).parse();
+  llvm::Expected<Expr> parsed = Parser(text, form).parse();
+  if (!parsed)
+    return parsed.takeError();
+  if (llvm::Error err = checkPrintsWithinParseNesting(*parsed)) {
+    llvm::StringRef shown = text.take_front(80);
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(), "invalid symbolic expression '%s%s': %s",
+        shown.str().c_str(), shown.size() < text.size() ? "..." : "",
+        llvm::toString(std::move(err)).c_str());
+  }
+  return parsed;
 }
 
 } // namespace pt2ir::sym

@@ -546,7 +546,13 @@ llvm::Expected<Expr> substitute(const Expr &expr,
         "substitution would build an expression of depth %u, deeper than the "
         "limit of %u",
         expr.depth() + deepestReplacement, kMaxExprDepth);
-  return rewriteLeaves(expr, rewriteLeaf);
+  Expr result = rewriteLeaves(expr, rewriteLeaf);
+  if (llvm::Error err = checkPrintsWithinParseNesting(result))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "substitution would build an expression "
+                                   "that cannot be read back: %s",
+                                   llvm::toString(std::move(err)).c_str());
+  return result;
 }
 
 Expr renameSymbols(const Expr &expr,

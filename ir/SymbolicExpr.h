@@ -74,6 +74,11 @@ constexpr unsigned kMaxParseNesting = 512;
 /// recursive algorithms (printing, evaluation, equality) recurse to the tree
 /// depth, so this bounds their stack use (well under 1 MiB).
 constexpr unsigned kMaxExprDepth = 1024;
+/// Trees up to this depth print, in either form, within kMaxParseNesting
+/// (a node adds at most a few levels of nesting to its printed form). A
+/// deeper tree is printed and parsed again before parseSymExpr or
+/// `substitute` returns it, so that every tree they return reads back.
+constexpr unsigned kSurelyPrintableDepth = 96;
 
 /// One `key=value` assumption of an srepr symbol, kept verbatim and in order
 /// (`integer=True`). Assumptions never take part in equality or hashing.
@@ -201,6 +206,12 @@ Expr rebuildWithOperands(const Expr &like, llvm::ArrayRef<Expr> operands);
 /// what was expected there.
 llvm::Expected<Expr> parseSymExpr(llvm::StringRef text,
                                   Form *detectedForm = nullptr);
+
+/// Succeeds when both printed forms of `expr` parse again: always for trees
+/// up to kSurelyPrintableDepth; a deeper tree can print nested deeper than
+/// kMaxParseNesting (a chain `x//2//2...` of depth d prints `((...//2)//2)`
+/// with 2d levels) and is then an error.
+llvm::Error checkPrintsWithinParseNesting(const Expr &expr);
 
 /// The form `parseSymExpr` would detect for `text`, without parsing it.
 Form detectForm(llvm::StringRef text);

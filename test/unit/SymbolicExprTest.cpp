@@ -593,6 +593,16 @@ TEST(SymbolicExprTest, SubstituteRefusesTooDeepResults) {
   ASSERT_FALSE(static_cast<bool>(result));
   EXPECT_NE(llvm::toString(result.takeError()).find("deeper than"),
             std::string::npos);
+
+  // Shallow enough, but it would print nested too deep to be read back.
+  Expr chain = makeSymbol("x");
+  for (unsigned i = 0; i < 200; ++i)
+    chain = makeFloorDiv(chain, makeInteger(2));
+  replacements["x"] = chain;
+  llvm::Expected<Expr> unreadable = substitute(chain, replacements);
+  ASSERT_FALSE(static_cast<bool>(unreadable));
+  EXPECT_NE(llvm::toString(unreadable.takeError()).find("cannot be read back"),
+            std::string::npos);
 }
 
 //===----------------------------------------------------------------------===//
@@ -716,11 +726,17 @@ TEST(SymbolicExprTest, NestingIsBounded) {
   // At the limit: fine.
   Expr ok = parseOk(nested(kMaxParseNesting, "(", ")"));
   EXPECT_EQ(asSymbol(ok), std::optional<llvm::StringRef>("s0"));
-  Expr calls = parseOk(nested(kMaxParseNesting, "Max(1, ", ")"));
+  // Srepr prints each leaf as a call too (`Symbol('s0')`), one level deeper
+  // than plain calls: the deepest readable nest of calls is one less.
+  Expr calls = parseOk(nested(kMaxParseNesting - 1, "Max(1, ", ")"));
   EXPECT_EQ(freeSymbols(calls), std::vector<std::string>{"s0"});
-  EXPECT_EQ(calls.depth(), kMaxParseNesting + 1);
+  EXPECT_EQ(calls.depth(), kMaxParseNesting);
   EXPECT_EQ(toString(calls).size(),
-            nested(kMaxParseNesting, "Max(1, ", ")").size());
+            nested(kMaxParseNesting - 1, "Max(1, ", ")").size());
+  EXPECT_EQ(parseOk(toString(calls, Form::Srepr)).depth(), kMaxParseNesting);
+  EXPECT_NE(parseError(nested(kMaxParseNesting, "Max(1, ", ")"))
+                .find("prints (srepr form) nested deeper than 512 levels"),
+            std::string::npos);
 
   // One past it, and far past it: a clear error, no stack overflow.
   std::string deeper = "nested deeper than 512 levels";
@@ -768,14 +784,27 @@ TEST(SymbolicExprTest, LeftNestedChainsAreBounded) {
     return text;
   };
   std::string deeper = "expression tree deeper than 1024 levels";
+  std::string unreadable = "which could not be read back";
   for (const char *op : {"//", " % "}) {
     SCOPED_TRACE(op);
-    Expr ok = parseOk(chain(kMaxExprDepth - 1, op));
-    EXPECT_EQ(ok.depth(), kMaxExprDepth);
-    EXPECT_FALSE(toString(ok).empty());
     EXPECT_NE(parseError(chain(kMaxExprDepth, op)).find(deeper),
               std::string::npos);
     EXPECT_NE(parseError(chain(200000, op)).find(deeper), std::string::npos);
+    // A tree within kMaxExprDepth must still print in both forms within
+    // the parser's nesting limit (fuzz finding 9): `(s0//2)` nests twice
+    // per link in plain form, `Mod(s0, 2)` once in both forms.
+    EXPECT_NE(parseError(chain(kMaxExprDepth - 1, op)).find(unreadable),
+              std::string::npos);
+  }
+  for (auto [op, links] : {std::pair<const char *, unsigned>{"//", 250},
+                           {" % ", 500}}) {
+    SCOPED_TRACE(op);
+    Expr ok = parseOk(chain(links, op));
+    EXPECT_EQ(ok.depth(), links + 1);
+    for (Form form : {Form::Plain, Form::Srepr})
+      EXPECT_EQ(parseOk(toString(ok, form)).depth(), links + 1);
+    EXPECT_NE(parseError(chain(links + 20, op)).find(unreadable),
+              std::string::npos);
   }
   // Chains inside nesting levels add up; the result stays bounded.
   std::string nestedChains;
@@ -788,6 +817,20 @@ TEST(SymbolicExprTest, LeftNestedChainsAreBounded) {
 }
 
 TEST(SymbolicExprTest, FuzzFindingsStayFixed) {
+  // A `//` chain of depth 347 without parentheses printed its plain form
+  // nested 526 levels deep, past the parser's limit (finding 9): such trees
+  // are refused where they are read, with a clear error.
+  std::string crash;
+  {
+    auto buffer = llvm::MemoryBuffer::getFile(
+        PT2IR_TEST_DIR "/../fuzz/regressions/symexpr/floordiv-chain-prints-too-deep");
+    ASSERT_TRUE(static_cast<bool>(buffer));
+    crash = (*buffer)->getBuffer().str();
+  }
+  EXPECT_NE(parseError(crash).find("prints (plain form) nested deeper than "
+                                   "512 levels, which could not be read back"),
+            std::string::npos);
+
   // An unterminated quote right after a token: the message was built with
   // `const char * + char`, which read past the literal (UBSan, found by
   // fuzz/FuzzSymbolicExpr.cpp).
