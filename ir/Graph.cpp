@@ -30,6 +30,8 @@ Value *Graph::createValue(llvm::StringRef name, ValueType type, ValueOrigin orig
   allValues.push_back(v);
   if (origin != ValueOrigin::TableOnly)
     valuesByName[name] = v;
+  else
+    tableOnlyNames.insert(name);
   return v;
 }
 
@@ -42,12 +44,16 @@ Value *Graph::lookupValue(llvm::StringRef name) const {
   return it == valuesByName.end() ? nullptr : it->second;
 }
 
+bool Graph::isNameUsed(llvm::StringRef name) const {
+  return lookupValue(name) || tableOnlyNames.contains(name);
+}
+
 llvm::StringRef Graph::uniqueName(llvm::StringRef base) {
-  if (!lookupValue(base))
+  if (!isNameUsed(base))
     return ctx.intern(base);
   for (;;) {
     std::string candidate = llvm::formatv("{0}_{1}", base, ++uniqueCounter).str();
-    if (!lookupValue(candidate))
+    if (!isNameUsed(candidate))
       return ctx.intern(candidate);
   }
 }
@@ -61,6 +67,10 @@ llvm::Error Graph::checkDefinable(const Argument &arg) const {
     llvm::StringRef name = u->getName();
     if (lookupValue(name) || llvm::is_contained(seen, name))
       err = makeError("value '" + name + "' is defined twice");
+    else if (tableOnlyNames.contains(name))
+      err = makeError("value '" + name +
+                      "' would be defined twice: a value-table entry of that "
+                      "name already exists with no definition");
     seen.push_back(name);
   });
   return err;

@@ -15,6 +15,7 @@
 #include "ir/Argument.h"
 #include "ir/Node.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/simple_ilist.h"
 #include "llvm/Support/Error.h"
 #include <array>
@@ -85,7 +86,12 @@ public:
   //===--- Values ---===//
   /// The value named `name` defined in this graph, or null.
   Value *lookupValue(llvm::StringRef name) const;
-  /// Returns a name not yet used in this graph, derived from `base`.
+  /// True when a value of this graph is named `name`, or a value-table
+  /// entry that no graph input or node defines (createTableOnlyValue) is:
+  /// a new definition of that name would make the table hold it twice.
+  bool isNameUsed(llvm::StringRef name) const;
+  /// Returns a name not yet used in this graph (isNameUsed), derived from
+  /// `base`.
   llvm::StringRef uniqueName(llvm::StringRef base);
 
   /// The value-table entries in the order they are written: the file's order
@@ -137,6 +143,8 @@ private:
   NodeList nodes;
   size_t numNodes = 0;
   llvm::DenseMap<llvm::StringRef, Value *> valuesByName;
+  /// Names of the table-only values (entries nothing defines).
+  llvm::DenseSet<llvm::StringRef> tableOnlyNames;
   /// Every value created here, table-only ones included, in creation order.
   std::vector<Value *> allValues;
   /// True while creation order is definition order (inputs, then node

@@ -437,7 +437,7 @@ void AssertInserter::scanExistingChecks() {
 llvm::StringRef AssertInserter::freshName(llvm::StringRef base) {
   std::string candidate = base.str();
   for (unsigned i = 1;
-       usedNames.count(candidate) || graph.lookupValue(candidate); ++i)
+       usedNames.count(candidate) || graph.isNameUsed(candidate); ++i)
     candidate = base.str() + "_" + std::to_string(i);
   llvm::StringRef name = ctx.intern(candidate);
   usedNames.insert(name);
