@@ -595,8 +595,13 @@ private:
     }
     if (isIntegerValue(exponent, -1) && !keepsPowerForm(base))
       return "1/" + parenthesize(base, kPrecPow);
-    return parenthesize(base, kPrecPow) + "**" +
-           parenthesize(exponent, kPrecPow);
+    // `~a**b` reads as `~(a**b)` (Python binds `**` tighter than a prefix
+    // operator), so a Not base keeps its parentheses; sympy's precedence
+    // table ranks Not above Pow and would drop them.
+    std::string baseText = base.kind() == ExprKind::Not
+                               ? "(" + print(base) + ")"
+                               : parenthesize(base, kPrecPow);
+    return baseText + "**" + parenthesize(exponent, kPrecPow);
   }
 
   /// Nesting of the node being printed; 1 for the root.

@@ -817,6 +817,19 @@ TEST(SymbolicExprTest, LeftNestedChainsAreBounded) {
 }
 
 TEST(SymbolicExprTest, FuzzFindingsStayFixed) {
+  // A power of a Not printed as `~x**e`, which reads back as `~(x**e)`: one
+  // `~` per print/parse round moved inside the power, so the plain form of
+  // `(~~...~x)**e` took as many rounds to settle as it had `~` (finding 11).
+  expectPlainFormExact("Pow(Not(Symbol('s0')), Integer(2))");
+  // It settles after the one round in which `0/x**e` regroups as
+  // `0/(x**e)`, as the fuzz oracle allows.
+  std::string firstRound = toString(
+      parseOk("0*(~~~~~~~~~~~~~~~~~~~~~~~~~~~-0**(-1))**(-5**(-6))"));
+  std::string notPower = toString(parseOk(firstRound));
+  EXPECT_EQ(toString(parseOk(notPower)), notPower);
+  EXPECT_EQ(toString(parseOk("Pow(Not(Not(Symbol('s0'))), Integer(3))")),
+            "(~(~s0))**3");
+
   // A `//` chain of depth 347 without parentheses printed its plain form
   // nested 526 levels deep, past the parser's limit (finding 9): such trees
   // are refused where they are read, with a clear error.
