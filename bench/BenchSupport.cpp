@@ -1,6 +1,6 @@
 //===- BenchSupport.cpp - Timers, memory probes and subprocesses ----------===//
 
-#include "bench/BenchSupport.h"
+#include "pt2ir/bench/BenchSupport.h"
 
 #include <chrono>
 #include <cstdio>

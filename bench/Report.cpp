@@ -1,6 +1,6 @@
 //===- Report.cpp - The benchmark table and its targets -------------------===//
 
-#include "bench/Report.h"
+#include "pt2ir/bench/Report.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Format.h"

@@ -13,7 +13,7 @@
 #ifndef PT2IR_BENCH_REPORT_H
 #define PT2IR_BENCH_REPORT_H
 
-#include "bench/Stages.h"
+#include "pt2ir/bench/Stages.h"
 #include "llvm/Support/raw_ostream.h"
 #include <vector>
 

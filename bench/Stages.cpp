@@ -1,12 +1,12 @@
 //===- Stages.cpp - The in-process benchmark stages -----------------------===//
 
-#include "bench/Stages.h"
-#include "bench/BenchSupport.h"
+#include "pt2ir/bench/Stages.h"
+#include "pt2ir/bench/BenchSupport.h"
 
-#include "passes/PassRegistry.h"
-#include "serde/ProgramReader.h"
-#include "serde/ProgramWriter.h"
-#include "verifier/Verifier.h"
+#include "pt2ir/passes/PassRegistry.h"
+#include "pt2ir/serde/ProgramReader.h"
+#include "pt2ir/serde/ProgramWriter.h"
+#include "pt2ir/verifier/Verifier.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"

@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bench/TransformerGenerator.h"
+#include "pt2ir/bench/TransformerGenerator.h"
 
-#include "ir/Graph.h"
+#include "pt2ir/ir/Graph.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
 #include <cassert>

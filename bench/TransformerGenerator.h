@@ -20,7 +20,7 @@
 #ifndef PT2IR_BENCH_TRANSFORMERGENERATOR_H
 #define PT2IR_BENCH_TRANSFORMERGENERATOR_H
 
-#include "ir/ExportedProgram.h"
+#include "pt2ir/ir/ExportedProgram.h"
 #include "llvm/Support/Error.h"
 #include <cstddef>
 #include <cstdint>

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bench/TransformerGenerator.h"
-#include "serde/ProgramWriter.h"
+#include "pt2ir/bench/TransformerGenerator.h"
+#include "pt2ir/serde/ProgramWriter.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"

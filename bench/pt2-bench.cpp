@@ -12,13 +12,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "bench/BenchSupport.h"
-#include "bench/Report.h"
-#include "bench/Stages.h"
-#include "bench/TransformerGenerator.h"
+#include "pt2ir/bench/BenchSupport.h"
+#include "pt2ir/bench/Report.h"
+#include "pt2ir/bench/Stages.h"
+#include "pt2ir/bench/TransformerGenerator.h"
 
-#include "passes/PassRegistry.h"
-#include "serde/ProgramWriter.h"
+#include "pt2ir/passes/PassRegistry.h"
+#include "pt2ir/serde/ProgramWriter.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"

@@ -51,7 +51,7 @@ set_target_properties(pt2ir_passes PROPERTIES EXPORT_NAME passes)
 set_target_properties(pt2ir_tools PROPERTIES EXPORT_NAME tools)
 set_target_properties(pt2ir_llvm PROPERTIES EXPORT_NAME llvm)
 set_target_properties(pt2ir_rapidjson PROPERTIES EXPORT_NAME rapidjson)
-target_include_directories(pt2ir_tools PUBLIC $<INSTALL_INTERFACE:${PT2IR_INSTALL_INCLUDEDIR}>)
+target_include_directories(pt2ir_tools PUBLIC $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 
 # A sanitized build's libraries need the sanitizer runtimes in whatever links
 # them, so the installed package (and the .pc file) asks for them.

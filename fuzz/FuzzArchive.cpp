@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuzz/FuzzSupport.h"
-#include "serde/ProgramReader.h"
-#include "serde/Pt2Archive.h"
-#include "serde/Pt2ArchiveWriter.h"
+#include "pt2ir/fuzz/FuzzSupport.h"
+#include "pt2ir/serde/ProgramReader.h"
+#include "pt2ir/serde/Pt2Archive.h"
+#include "pt2ir/serde/Pt2ArchiveWriter.h"
 
 namespace {
 

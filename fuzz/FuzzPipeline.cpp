@@ -9,12 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuzz/FuzzSupport.h"
-#include "passes/PassManager.h"
-#include "passes/PassRegistry.h"
-#include "serde/ProgramReader.h"
-#include "serde/ProgramWriter.h"
-#include "verifier/Verifier.h"
+#include "pt2ir/fuzz/FuzzSupport.h"
+#include "pt2ir/passes/PassManager.h"
+#include "pt2ir/passes/PassRegistry.h"
+#include "pt2ir/serde/ProgramReader.h"
+#include "pt2ir/serde/ProgramWriter.h"
+#include "pt2ir/verifier/Verifier.h"
 
 namespace {
 

@@ -10,9 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuzz/FuzzSupport.h"
-#include "serde/ProgramReader.h"
-#include "serde/ProgramWriter.h"
+#include "pt2ir/fuzz/FuzzSupport.h"
+#include "pt2ir/serde/ProgramReader.h"
+#include "pt2ir/serde/ProgramWriter.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   using namespace pt2ir;

@@ -12,11 +12,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuzz/FuzzSupport.h"
-#include "ir/Printer.h"
-#include "serde/ProgramReader.h"
-#include "serde/ProgramWriter.h"
-#include "serde/StreamingReader.h"
+#include "pt2ir/fuzz/FuzzSupport.h"
+#include "pt2ir/ir/Printer.h"
+#include "pt2ir/serde/ProgramReader.h"
+#include "pt2ir/serde/ProgramWriter.h"
+#include "pt2ir/serde/StreamingReader.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -11,7 +11,7 @@
 #ifndef PT2IR_FUZZ_FUZZSUPPORT_H
 #define PT2IR_FUZZ_FUZZSUPPORT_H
 
-#include "serde/ProgramReader.h"
+#include "pt2ir/serde/ProgramReader.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuzz/FuzzSupport.h"
-#include "ir/SymbolicExpr.h"
+#include "pt2ir/fuzz/FuzzSupport.h"
+#include "pt2ir/ir/SymbolicExpr.h"
 
 #include <cmath>
 #include <limits>

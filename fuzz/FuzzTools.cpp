@@ -13,15 +13,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuzz/FuzzSupport.h"
-#include "ir/UnbackedBindings.h"
-#include "serde/ProgramReader.h"
-#include "serde/ProgramWriter.h"
-#include "tools/lib/DotEmitter.h"
-#include "tools/lib/PythonEmitter.h"
-#include "tools/lib/Stats.h"
-#include "tools/lib/StructuralDiff.h"
-#include "verifier/Verifier.h"
+#include "pt2ir/fuzz/FuzzSupport.h"
+#include "pt2ir/ir/UnbackedBindings.h"
+#include "pt2ir/serde/ProgramReader.h"
+#include "pt2ir/serde/ProgramWriter.h"
+#include "pt2ir/tools/lib/DotEmitter.h"
+#include "pt2ir/tools/lib/PythonEmitter.h"
+#include "pt2ir/tools/lib/Stats.h"
+#include "pt2ir/tools/lib/StructuralDiff.h"
+#include "pt2ir/verifier/Verifier.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fuzz/FuzzSupport.h"
-#include "serde/Treespec.h"
+#include "pt2ir/fuzz/FuzzSupport.h"
+#include "pt2ir/serde/Treespec.h"
 
 namespace {
 

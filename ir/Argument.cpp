@@ -1,8 +1,8 @@
 //===- Argument.cpp - The schema's Argument union -------------------------===//
 
-#include "ir/Argument.h"
-#include "ir/Graph.h"
-#include "ir/IRContext.h"
+#include "pt2ir/ir/Argument.h"
+#include "pt2ir/ir/Graph.h"
+#include "pt2ir/ir/IRContext.h"
 
 #include <cassert>
 

@@ -12,9 +12,9 @@
 #ifndef PT2IR_IR_ARGUMENT_H
 #define PT2IR_IR_ARGUMENT_H
 
-#include "ir/ExtraFields.h"
-#include "ir/TensorMeta.h"
-#include "ir/Value.h"
+#include "pt2ir/ir/ExtraFields.h"
+#include "pt2ir/ir/TensorMeta.h"
+#include "pt2ir/ir/Value.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"

@@ -1,10 +1,10 @@
 //===- ArgumentBinding.cpp - Positional or keyword, decided safely --------===//
 
-#include "ir/ArgumentBinding.h"
-#include "ir/Enums.h"
-#include "ir/OperatorRegistry.h"
-#include "ir/OperatorSchema.h"
-#include "ir/SymbolicOps.h"
+#include "pt2ir/ir/ArgumentBinding.h"
+#include "pt2ir/ir/Enums.h"
+#include "pt2ir/ir/OperatorRegistry.h"
+#include "pt2ir/ir/OperatorSchema.h"
+#include "pt2ir/ir/SymbolicOps.h"
 
 namespace pt2ir {
 

@@ -14,7 +14,7 @@
 #ifndef PT2IR_IR_ARGUMENTBINDING_H
 #define PT2IR_IR_ARGUMENTBINDING_H
 
-#include "ir/Node.h"
+#include "pt2ir/ir/Node.h"
 
 namespace pt2ir {
 

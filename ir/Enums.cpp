@@ -1,6 +1,6 @@
 //===- Enums.cpp - Names of the schema enumerations -----------------------===//
 
-#include "ir/Enums.h"
+#include "pt2ir/ir/Enums.h"
 
 namespace pt2ir {
 

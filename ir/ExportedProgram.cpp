@@ -1,6 +1,6 @@
 //===- ExportedProgram.cpp - A whole serialized program -------------------===//
 
-#include "ir/ExportedProgram.h"
+#include "pt2ir/ir/ExportedProgram.h"
 
 namespace pt2ir {
 

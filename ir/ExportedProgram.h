@@ -8,9 +8,9 @@
 #ifndef PT2IR_IR_EXPORTEDPROGRAM_H
 #define PT2IR_IR_EXPORTEDPROGRAM_H
 
-#include "ir/Graph.h"
-#include "ir/IRContext.h"
-#include "ir/Signature.h"
+#include "pt2ir/ir/Graph.h"
+#include "pt2ir/ir/IRContext.h"
+#include "pt2ir/ir/Signature.h"
 #include <memory>
 #include <optional>
 #include <string>

@@ -1,7 +1,7 @@
 //===- Graph.cpp - A graph of nodes with its value tables -----------------===//
 
-#include "ir/Graph.h"
-#include "ir/IRContext.h"
+#include "pt2ir/ir/Graph.h"
+#include "pt2ir/ir/IRContext.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/DenseSet.h"
@@ -200,7 +200,7 @@ llvm::Expected<Node *> Graph::createNode(NodeSpec spec, iterator pos) {
       err = makeError("use of undefined value '" + u->getName() + "'");
     });
     if (err)
-      return std::move(err);
+      return err;
   }
   // Outputs may not repeat each other nor an existing name. Nodes define a
   // few values, so a linear scan beats a set until there are many.
@@ -232,7 +232,7 @@ llvm::Expected<Node *> Graph::createNode(NodeSpec spec, iterator pos) {
   }
 
   if (auto err = checkDefinedBefore(*this, spec, pos))
-    return std::move(err);
+    return err;
 
   Node *node = new Node();
   node->graph = this;

@@ -12,8 +12,8 @@
 #ifndef PT2IR_IR_GRAPH_H
 #define PT2IR_IR_GRAPH_H
 
-#include "ir/Argument.h"
-#include "ir/Node.h"
+#include "pt2ir/ir/Argument.h"
+#include "pt2ir/ir/Node.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/simple_ilist.h"

@@ -1,7 +1,7 @@
 //===- IRContext.cpp - Interned strings and IR storage --------------------===//
 
-#include "ir/IRContext.h"
-#include "ir/Value.h"
+#include "pt2ir/ir/IRContext.h"
+#include "pt2ir/ir/Value.h"
 
 #include <cstring>
 

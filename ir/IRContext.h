@@ -9,7 +9,7 @@
 #ifndef PT2IR_IR_IRCONTEXT_H
 #define PT2IR_IR_IRCONTEXT_H
 
-#include "ir/ExtraFields.h"
+#include "pt2ir/ir/ExtraFields.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringRef.h"

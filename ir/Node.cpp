@@ -1,7 +1,7 @@
 //===- Node.cpp - One call in a graph -------------------------------------===//
 
-#include "ir/Node.h"
-#include "ir/Graph.h"
+#include "pt2ir/ir/Node.h"
+#include "pt2ir/ir/Graph.h"
 
 namespace pt2ir {
 

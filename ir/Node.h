@@ -9,9 +9,9 @@
 #ifndef PT2IR_IR_NODE_H
 #define PT2IR_IR_NODE_H
 
-#include "ir/Argument.h"
-#include "ir/ExtraFields.h"
-#include "ir/UnbackedBindings.h"
+#include "pt2ir/ir/Argument.h"
+#include "pt2ir/ir/ExtraFields.h"
+#include "pt2ir/ir/UnbackedBindings.h"
 #include "llvm/ADT/ilist_node.h"
 #include "llvm/Support/Error.h"
 #include <optional>

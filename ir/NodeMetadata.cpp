@@ -1,7 +1,7 @@
 //===- NodeMetadata.cpp - Structured views of node metadata ---------------===//
 
-#include "ir/NodeMetadata.h"
-#include "ir/PyRepr.h"
+#include "pt2ir/ir/NodeMetadata.h"
+#include "pt2ir/ir/PyRepr.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"

@@ -16,7 +16,7 @@
 #ifndef PT2IR_IR_NODEMETADATA_H
 #define PT2IR_IR_NODEMETADATA_H
 
-#include "ir/Node.h"
+#include "pt2ir/ir/Node.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include <string>

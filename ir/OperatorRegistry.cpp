@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/OperatorRegistry.h"
+#include "pt2ir/ir/OperatorRegistry.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallString.h"
@@ -41,11 +41,11 @@ namespace aten_tag_bits {
 #define PT2IR_ATEN_TAG(Enumerator, Name)                                       \
   constexpr uint32_t Enumerator =                                              \
       uint32_t(1) << static_cast<unsigned>(OperatorTag::Enumerator);
-#include "ir/AtenOperators.inc"
+#include "pt2ir/ir/AtenOperators.inc"
 
 constexpr AtenEntry Entries[] = {
 #define PT2IR_ATEN_OP(Schema, Tags) {StringLiteral(Schema), Tags},
-#include "ir/AtenOperators.inc"
+#include "pt2ir/ir/AtenOperators.inc"
 };
 } // namespace aten_tag_bits
 

@@ -22,7 +22,7 @@
 #ifndef PT2IR_IR_OPERATORREGISTRY_H
 #define PT2IR_IR_OPERATORREGISTRY_H
 
-#include "ir/OperatorSchema.h"
+#include "pt2ir/ir/OperatorSchema.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"

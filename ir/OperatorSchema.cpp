@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/OperatorSchema.h"
+#include "pt2ir/ir/OperatorSchema.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -29,7 +29,7 @@ namespace pt2ir {
 
 static constexpr StringLiteral TagNames[] = {
 #define PT2IR_ATEN_TAG(Enumerator, Name) Name,
-#include "ir/AtenOperators.inc"
+#include "pt2ir/ir/AtenOperators.inc"
 };
 static_assert(std::size(TagNames) == NumOperatorTags,
               "tag name table out of sync with the OperatorTag enum");

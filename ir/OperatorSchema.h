@@ -37,13 +37,13 @@ namespace pt2ir {
 /// The operator tags declared in tags.yaml, in declaration order.
 enum class OperatorTag : uint8_t {
 #define PT2IR_ATEN_TAG(Enumerator, Name) Enumerator,
-#include "ir/AtenOperators.inc"
+#include "pt2ir/ir/AtenOperators.inc"
 };
 
 /// The number of OperatorTag enumerators.
 constexpr unsigned NumOperatorTags = 0
 #define PT2IR_ATEN_TAG(Enumerator, Name) +1
-#include "ir/AtenOperators.inc"
+#include "pt2ir/ir/AtenOperators.inc"
     ;
 
 /// Returns the tags.yaml spelling of \p Tag (for example "core").

@@ -1,6 +1,6 @@
 //===- PlaceholderNames.cpp - A name for every graph input ----------------===//
 
-#include "ir/PlaceholderNames.h"
+#include "pt2ir/ir/PlaceholderNames.h"
 
 #include "llvm/ADT/StringSet.h"
 

@@ -9,7 +9,7 @@
 #ifndef PT2IR_IR_PLACEHOLDERNAMES_H
 #define PT2IR_IR_PLACEHOLDERNAMES_H
 
-#include "ir/ExportedProgram.h"
+#include "pt2ir/ir/ExportedProgram.h"
 #include <string>
 #include <vector>
 

@@ -1,11 +1,11 @@
 //===- Printer.cpp - The readable text form of a program ------------------===//
 
-#include "ir/Printer.h"
-#include "ir/ArgumentBinding.h"
-#include "ir/Enums.h"
-#include "ir/PlaceholderNames.h"
-#include "ir/SymbolicExpr.h"
-#include "ir/PyRepr.h"
+#include "pt2ir/ir/Printer.h"
+#include "pt2ir/ir/ArgumentBinding.h"
+#include "pt2ir/ir/Enums.h"
+#include "pt2ir/ir/PlaceholderNames.h"
+#include "pt2ir/ir/SymbolicExpr.h"
+#include "pt2ir/ir/PyRepr.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include <cmath>

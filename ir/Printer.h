@@ -19,7 +19,7 @@
 #ifndef PT2IR_IR_PRINTER_H
 #define PT2IR_IR_PRINTER_H
 
-#include "ir/ExportedProgram.h"
+#include "pt2ir/ir/ExportedProgram.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace pt2ir {

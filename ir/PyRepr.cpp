@@ -1,6 +1,6 @@
 //===- PyRepr.cpp - Python's string escaping and float repr ---------------===//
 
-#include "ir/PyRepr.h"
+#include "pt2ir/ir/PyRepr.h"
 
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/SwapByteOrder.h"

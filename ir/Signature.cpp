@@ -1,6 +1,6 @@
 //===- Signature.cpp - Graph signature and module call graph --------------===//
 
-#include "ir/Signature.h"
+#include "pt2ir/ir/Signature.h"
 
 namespace pt2ir {
 

@@ -9,8 +9,8 @@
 #ifndef PT2IR_IR_SIGNATURE_H
 #define PT2IR_IR_SIGNATURE_H
 
-#include "ir/Argument.h"
-#include "ir/ExtraFields.h"
+#include "pt2ir/ir/Argument.h"
+#include "pt2ir/ir/ExtraFields.h"
 #include <optional>
 #include <string>
 #include <vector>

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/SymbolicExpr.h"
+#include "pt2ir/ir/SymbolicExpr.h"
 
 namespace pt2ir::sym {
 

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/SymbolicExpr.h"
+#include "pt2ir/ir/SymbolicExpr.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"

@@ -1,7 +1,7 @@
 //===- SymbolicOps.cpp - Which nodes are symbolic ops ---------------------===//
 
-#include "ir/SymbolicOps.h"
-#include "ir/Node.h"
+#include "pt2ir/ir/SymbolicOps.h"
+#include "pt2ir/ir/Node.h"
 
 #include "llvm/ADT/StringSwitch.h"
 

@@ -8,7 +8,7 @@
 #ifndef PT2IR_IR_TENSORMETA_H
 #define PT2IR_IR_TENSORMETA_H
 
-#include "ir/ExtraFields.h"
+#include "pt2ir/ir/ExtraFields.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <optional>

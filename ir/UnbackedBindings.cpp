@@ -6,11 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/UnbackedBindings.h"
-#include "ir/Enums.h"
-#include "ir/ExportedProgram.h"
-#include "ir/Graph.h"
-#include "ir/SymbolicExpr.h"
+#include "pt2ir/ir/UnbackedBindings.h"
+#include "pt2ir/ir/Enums.h"
+#include "pt2ir/ir/ExportedProgram.h"
+#include "pt2ir/ir/Graph.h"
+#include "pt2ir/ir/SymbolicExpr.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"

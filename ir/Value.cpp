@@ -1,7 +1,7 @@
 //===- Value.cpp - SSA values and their uses ------------------------------===//
 
-#include "ir/Value.h"
-#include "ir/Graph.h"
+#include "pt2ir/ir/Value.h"
+#include "pt2ir/ir/Graph.h"
 
 namespace pt2ir {
 

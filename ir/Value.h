@@ -12,7 +12,7 @@
 #ifndef PT2IR_IR_VALUE_H
 #define PT2IR_IR_VALUE_H
 
-#include "ir/TensorMeta.h"
+#include "pt2ir/ir/TensorMeta.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/iterator_range.h"
 #include <iterator>

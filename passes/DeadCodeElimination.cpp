@@ -9,11 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/DeadCodeElimination.h"
-#include "passes/PassRegistry.h"
-#include "passes/Passes.h"
+#include "pt2ir/passes/DeadCodeElimination.h"
+#include "pt2ir/passes/PassRegistry.h"
+#include "pt2ir/passes/Passes.h"
 
-#include "ir/SymbolicExpr.h"
+#include "pt2ir/ir/SymbolicExpr.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"

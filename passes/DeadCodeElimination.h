@@ -17,8 +17,8 @@
 #ifndef PT2IR_PASSES_DEADCODEELIMINATION_H
 #define PT2IR_PASSES_DEADCODEELIMINATION_H
 
-#include "ir/Graph.h"
-#include "passes/OpEffects.h"
+#include "pt2ir/ir/Graph.h"
+#include "pt2ir/passes/OpEffects.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 

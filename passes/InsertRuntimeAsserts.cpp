@@ -34,12 +34,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/ExportedProgram.h"
-#include "ir/SymbolicExpr.h"
-#include "ir/UnbackedBindings.h"
-#include "passes/Pass.h"
-#include "passes/PassRegistry.h"
-#include "passes/Passes.h"
+#include "pt2ir/ir/ExportedProgram.h"
+#include "pt2ir/ir/SymbolicExpr.h"
+#include "pt2ir/ir/UnbackedBindings.h"
+#include "pt2ir/passes/Pass.h"
+#include "pt2ir/passes/PassRegistry.h"
+#include "pt2ir/passes/Passes.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"

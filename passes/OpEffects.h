@@ -16,8 +16,8 @@
 #ifndef PT2IR_PASSES_OPEFFECTS_H
 #define PT2IR_PASSES_OPEFFECTS_H
 
-#include "ir/Graph.h"
-#include "ir/OperatorRegistry.h"
+#include "pt2ir/ir/Graph.h"
+#include "pt2ir/ir/OperatorRegistry.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Pass.h"
-#include "passes/PassRegistry.h"
+#include "pt2ir/passes/Pass.h"
+#include "pt2ir/passes/PassRegistry.h"
 
 namespace pt2ir {
 

@@ -12,7 +12,7 @@
 #ifndef PT2IR_PASSES_PASS_H
 #define PT2IR_PASSES_PASS_H
 
-#include "ir/ExportedProgram.h"
+#include "pt2ir/ir/ExportedProgram.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>

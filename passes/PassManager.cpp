@@ -1,9 +1,9 @@
 //===- PassManager.cpp - Runs a pipeline of passes with instrumentation ---===//
 
-#include "passes/PassManager.h"
+#include "pt2ir/passes/PassManager.h"
 
-#include "ir/Printer.h"
-#include "ir/UnbackedBindings.h"
+#include "pt2ir/ir/Printer.h"
+#include "pt2ir/ir/UnbackedBindings.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"

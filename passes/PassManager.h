@@ -15,8 +15,8 @@
 #ifndef PT2IR_PASSES_PASSMANAGER_H
 #define PT2IR_PASSES_PASSMANAGER_H
 
-#include "passes/Pass.h"
-#include "passes/PassRegistry.h"
+#include "pt2ir/passes/Pass.h"
+#include "pt2ir/passes/PassRegistry.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"

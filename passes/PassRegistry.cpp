@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/PassRegistry.h"
-#include "passes/Passes.h"
+#include "pt2ir/passes/PassRegistry.h"
+#include "pt2ir/passes/Passes.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -21,7 +21,7 @@ namespace {
 const PassInfo passTable[] = {
 #define PT2IR_PASS(NAME, CLASS, SUMMARY)                                       \
   {NAME, #CLASS, SUMMARY, &create##CLASS},
-#include "passes/PassRegistry.def"
+#include "pt2ir/passes/PassRegistry.def"
 };
 
 /// Every option of every pass; the options of one pass are contiguous. The
@@ -29,7 +29,7 @@ const PassInfo passTable[] = {
 const PassOptionInfo optionTable[] = {
 #define PT2IR_PASS_OPTION(CLASS, NAME, DEFAULT, DESCRIPTION)                   \
   {#CLASS, NAME, DEFAULT, DESCRIPTION},
-#include "passes/PassRegistry.def"
+#include "pt2ir/passes/PassRegistry.def"
     {"", "", "", ""},
 };
 

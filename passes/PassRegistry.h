@@ -12,7 +12,7 @@
 #ifndef PT2IR_PASSES_PASSREGISTRY_H
 #define PT2IR_PASSES_PASSREGISTRY_H
 
-#include "passes/Pass.h"
+#include "pt2ir/passes/Pass.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

@@ -9,7 +9,7 @@
 #ifndef PT2IR_PASSES_PASSES_H
 #define PT2IR_PASSES_PASSES_H
 
-#include "passes/Pass.h"
+#include "pt2ir/passes/Pass.h"
 #include <memory>
 
 namespace pt2ir {
@@ -17,7 +17,7 @@ namespace pt2ir {
 /// One factory per PT2IR_PASS line: dce -> createDeadCodeEliminationPass(),
 /// canonicalize-symbols -> createCanonicalizeSymbolsPass(), and so on.
 #define PT2IR_PASS(NAME, CLASS, SUMMARY) std::unique_ptr<Pass> create##CLASS();
-#include "passes/PassRegistry.def"
+#include "pt2ir/passes/PassRegistry.def"
 
 } // namespace pt2ir
 

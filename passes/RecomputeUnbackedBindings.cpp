@@ -14,10 +14,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/ExportedProgram.h"
-#include "ir/UnbackedBindings.h"
-#include "passes/Pass.h"
-#include "passes/Passes.h"
+#include "pt2ir/ir/ExportedProgram.h"
+#include "pt2ir/ir/UnbackedBindings.h"
+#include "pt2ir/passes/Pass.h"
+#include "pt2ir/passes/Passes.h"
 
 namespace pt2ir {
 namespace {

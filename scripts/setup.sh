@@ -26,5 +26,5 @@ fi
 [ "${1:-}" = "--no-build" ] && exit 0
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
-cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPT2IR_WERROR=ON
 cmake --build "$root/build"

@@ -7,7 +7,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${PT2IR_BUILD_DIR:-$root/build}"
 
 bash "$root/scripts/setup.sh" --no-build || exit 1
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${PT2IR_BUILD_TYPE:-Release}" ${PT2IR_CMAKE_ARGS:-} >/dev/null || exit 1
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${PT2IR_BUILD_TYPE:-Release}" -DPT2IR_WERROR=ON ${PT2IR_CMAKE_ARGS:-} >/dev/null || exit 1
 cmake --build "$build" || exit 1
 
 unit_log="$(mktemp)"

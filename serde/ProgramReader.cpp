@@ -8,15 +8,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "serde/ProgramReader.h"
-#include "serde/JsonNumbers.h"
-#include "serde/PyJsonWriter.h"
-#include "serde/StreamingReader.h"
+#include "pt2ir/serde/ProgramReader.h"
+#include "pt2ir/serde/JsonNumbers.h"
+#include "pt2ir/serde/PyJsonWriter.h"
+#include "pt2ir/serde/StreamingReader.h"
 
-#include "ir/Enums.h"
-#include "ir/Graph.h"
-#include "ir/OperatorRegistry.h"
-#include "ir/SymbolicOps.h"
+#include "pt2ir/ir/Enums.h"
+#include "pt2ir/ir/Graph.h"
+#include "pt2ir/ir/OperatorRegistry.h"
+#include "pt2ir/ir/SymbolicOps.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"

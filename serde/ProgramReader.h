@@ -13,7 +13,7 @@
 #ifndef PT2IR_SERDE_PROGRAMREADER_H
 #define PT2IR_SERDE_PROGRAMREADER_H
 
-#include "ir/ExportedProgram.h"
+#include "pt2ir/ir/ExportedProgram.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <rapidjson/document.h>

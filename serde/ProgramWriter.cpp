@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "serde/ProgramWriter.h"
-#include "serde/PyJsonWriter.h"
+#include "pt2ir/serde/ProgramWriter.h"
+#include "pt2ir/serde/PyJsonWriter.h"
 
-#include "ir/Graph.h"
+#include "pt2ir/ir/Graph.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"

@@ -8,7 +8,7 @@
 #ifndef PT2IR_SERDE_PROGRAMWRITER_H
 #define PT2IR_SERDE_PROGRAMWRITER_H
 
-#include "ir/ExportedProgram.h"
+#include "pt2ir/ir/ExportedProgram.h"
 #include "llvm/Support/Error.h"
 #include <string>
 

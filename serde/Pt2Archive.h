@@ -20,9 +20,9 @@
 #ifndef PT2IR_SERDE_PT2ARCHIVE_H
 #define PT2IR_SERDE_PT2ARCHIVE_H
 
-#include "serde/ArchiveLimits.h"
-#include "serde/ArchivePayload.h"
-#include "serde/ZipReader.h"
+#include "pt2ir/serde/ArchiveLimits.h"
+#include "pt2ir/serde/ArchivePayload.h"
+#include "pt2ir/serde/ZipReader.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

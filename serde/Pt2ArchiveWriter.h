@@ -17,8 +17,8 @@
 #ifndef PT2IR_SERDE_PT2ARCHIVEWRITER_H
 #define PT2IR_SERDE_PT2ARCHIVEWRITER_H
 
-#include "serde/Pt2Archive.h"
-#include "serde/ZipWriter.h"
+#include "pt2ir/serde/Pt2Archive.h"
+#include "pt2ir/serde/ZipWriter.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <vector>

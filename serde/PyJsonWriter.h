@@ -9,7 +9,7 @@
 #ifndef PT2IR_SERDE_PYJSONWRITER_H
 #define PT2IR_SERDE_PYJSONWRITER_H
 
-#include "ir/PyRepr.h"
+#include "pt2ir/ir/PyRepr.h"
 #include "llvm/ADT/StringRef.h"
 #include <rapidjson/document.h>
 #include <cstdint>

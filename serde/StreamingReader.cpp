@@ -16,11 +16,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "serde/StreamingReader.h"
-#include "serde/JsonNumbers.h"
+#include "pt2ir/serde/StreamingReader.h"
+#include "pt2ir/serde/JsonNumbers.h"
 
-#include "ir/Enums.h"
-#include "ir/Graph.h"
+#include "pt2ir/ir/Enums.h"
+#include "pt2ir/ir/Graph.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/SwapByteOrder.h"

@@ -19,7 +19,7 @@
 #ifndef PT2IR_SERDE_STREAMINGREADER_H
 #define PT2IR_SERDE_STREAMINGREADER_H
 
-#include "serde/ProgramReader.h"
+#include "pt2ir/serde/ProgramReader.h"
 #include <optional>
 
 namespace pt2ir {

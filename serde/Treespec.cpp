@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "serde/Treespec.h"
+#include "pt2ir/serde/Treespec.h"
 
-#include "serde/PyJsonWriter.h"
-#include "serde/TreespecJson.h"
+#include "pt2ir/serde/PyJsonWriter.h"
+#include "pt2ir/serde/TreespecJson.h"
 #include <algorithm>
 #include <utility>
 

@@ -22,8 +22,8 @@
 #ifndef PT2IR_SERDE_TREESPEC_H
 #define PT2IR_SERDE_TREESPEC_H
 
-#include "serde/TreespecJson.h"
-#include "serde/TreespecRegistry.h"
+#include "pt2ir/serde/TreespecJson.h"
+#include "pt2ir/serde/TreespecRegistry.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "serde/TreespecFlatten.h"
+#include "pt2ir/serde/TreespecFlatten.h"
 
-#include "serde/PyJsonWriter.h"
-#include "serde/TreespecJson.h"
+#include "pt2ir/serde/PyJsonWriter.h"
+#include "pt2ir/serde/TreespecJson.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 

@@ -16,7 +16,7 @@
 #ifndef PT2IR_SERDE_TREESPECFLATTEN_H
 #define PT2IR_SERDE_TREESPECFLATTEN_H
 
-#include "serde/Treespec.h"
+#include "pt2ir/serde/Treespec.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

@@ -1,7 +1,7 @@
 //===- TreespecJson.cpp - Bounded JSON parsing for treespecs --------------===//
 
-#include "serde/TreespecJson.h"
-#include "serde/JsonNumbers.h"
+#include "pt2ir/serde/TreespecJson.h"
+#include "pt2ir/serde/JsonNumbers.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include <rapidjson/error/en.h>

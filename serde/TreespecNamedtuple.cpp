@@ -1,9 +1,9 @@
 //===- TreespecNamedtuple.cpp - Namedtuple field table and adapter --------===//
 
-#include "serde/TreespecNamedtuple.h"
+#include "pt2ir/serde/TreespecNamedtuple.h"
 
-#include "serde/PyJsonWriter.h"
-#include "serde/TreespecJson.h"
+#include "pt2ir/serde/PyJsonWriter.h"
+#include "pt2ir/serde/TreespecJson.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace pt2ir {

@@ -15,8 +15,8 @@
 #ifndef PT2IR_SERDE_TREESPECNAMEDTUPLE_H
 #define PT2IR_SERDE_TREESPECNAMEDTUPLE_H
 
-#include "serde/Treespec.h"
-#include "serde/TreespecFlatten.h"
+#include "pt2ir/serde/Treespec.h"
+#include "pt2ir/serde/TreespecFlatten.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"

@@ -1,9 +1,9 @@
 //===- TreespecRegistry.cpp - Pytree node types known to treespecs --------===//
 
-#include "serde/TreespecRegistry.h"
+#include "pt2ir/serde/TreespecRegistry.h"
 
-#include "serde/PyJsonWriter.h"
-#include "serde/TreespecJson.h"
+#include "pt2ir/serde/PyJsonWriter.h"
+#include "pt2ir/serde/TreespecJson.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include <algorithm>

@@ -18,7 +18,7 @@
 #ifndef PT2IR_SERDE_ZIPDIRECTORY_H
 #define PT2IR_SERDE_ZIPDIRECTORY_H
 
-#include "serde/ArchiveLimits.h"
+#include "pt2ir/serde/ArchiveLimits.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"

@@ -18,8 +18,8 @@
 #ifndef PT2IR_SERDE_ZIPREADER_H
 #define PT2IR_SERDE_ZIPREADER_H
 
-#include "serde/ArchiveLimits.h"
-#include "serde/ZipDirectory.h"
+#include "pt2ir/serde/ArchiveLimits.h"
+#include "pt2ir/serde/ZipDirectory.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"

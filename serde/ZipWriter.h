@@ -21,7 +21,7 @@
 #ifndef PT2IR_SERDE_ZIPWRITER_H
 #define PT2IR_SERDE_ZIPWRITER_H
 
-#include "serde/ArchivePayload.h"
+#include "pt2ir/serde/ArchivePayload.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

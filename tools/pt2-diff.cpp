@@ -4,6 +4,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tools/lib/DiffMain.h"
+#include "pt2ir/tools/lib/DiffMain.h"
 
 int main(int argc, char **argv) { return pt2ir::pt2DiffMain(argc, argv); }

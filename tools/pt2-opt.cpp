@@ -4,6 +4,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tools/lib/OptMain.h"
+#include "pt2ir/tools/lib/OptMain.h"
 
 int main(int argc, char **argv) { return pt2ir::pt2OptMain(argc, argv); }

@@ -8,7 +8,7 @@
 #ifndef PT2IR_VERIFIER_CHECKS_H
 #define PT2IR_VERIFIER_CHECKS_H
 
-#include "verifier/VerifierContext.h"
+#include "pt2ir/verifier/VerifierContext.h"
 
 namespace pt2ir::verifier {
 

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "verifier/Diagnostic.h"
+#include "pt2ir/verifier/Diagnostic.h"
 
 #include "llvm/ADT/Twine.h"
 

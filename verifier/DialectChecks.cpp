@@ -24,8 +24,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "verifier/Checks.h"
-#include "verifier/Targets.h"
+#include "pt2ir/verifier/Checks.h"
+#include "pt2ir/verifier/Targets.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"

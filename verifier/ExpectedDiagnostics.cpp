@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "verifier/ExpectedDiagnostics.h"
+#include "pt2ir/verifier/ExpectedDiagnostics.h"
 
 #include "llvm/ADT/StringExtras.h"
 

@@ -27,7 +27,7 @@
 #ifndef PT2IR_VERIFIER_EXPECTEDDIAGNOSTICS_H
 #define PT2IR_VERIFIER_EXPECTEDDIAGNOSTICS_H
 
-#include "verifier/Diagnostic.h"
+#include "pt2ir/verifier/Diagnostic.h"
 
 #include "llvm/Support/Error.h"
 

@@ -21,10 +21,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "verifier/Checks.h"
-#include "verifier/Targets.h"
+#include "pt2ir/verifier/Checks.h"
+#include "pt2ir/verifier/Targets.h"
 
-#include "ir/Enums.h"
+#include "pt2ir/ir/Enums.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"

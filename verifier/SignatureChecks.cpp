@@ -27,7 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "verifier/Checks.h"
+#include "pt2ir/verifier/Checks.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"

@@ -13,10 +13,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "verifier/Checks.h"
-#include "verifier/Targets.h"
+#include "pt2ir/verifier/Checks.h"
+#include "pt2ir/verifier/Targets.h"
 
-#include "ir/SymbolicExpr.h"
+#include "pt2ir/ir/SymbolicExpr.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"

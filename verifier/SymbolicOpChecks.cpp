@@ -18,8 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/SymbolicOps.h"
-#include "verifier/Checks.h"
+#include "pt2ir/ir/SymbolicOps.h"
+#include "pt2ir/verifier/Checks.h"
 
 namespace pt2ir::verifier {
 

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "verifier/Targets.h"
-#include "ir/OperatorSchema.h"
+#include "pt2ir/verifier/Targets.h"
+#include "pt2ir/ir/OperatorSchema.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

@@ -20,8 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "verifier/Checks.h"
-#include "verifier/Targets.h"
+#include "pt2ir/verifier/Checks.h"
+#include "pt2ir/verifier/Targets.h"
 
 namespace pt2ir::verifier {
 

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "verifier/Verifier.h"
-#include "verifier/Checks.h"
+#include "pt2ir/verifier/Verifier.h"
+#include "pt2ir/verifier/Checks.h"
 
 namespace pt2ir {
 

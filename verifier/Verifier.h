@@ -21,8 +21,8 @@
 #ifndef PT2IR_VERIFIER_VERIFIER_H
 #define PT2IR_VERIFIER_VERIFIER_H
 
-#include "ir/ExportedProgram.h"
-#include "verifier/Diagnostic.h"
+#include "pt2ir/ir/ExportedProgram.h"
+#include "pt2ir/verifier/Diagnostic.h"
 #include <functional>
 #include <optional>
 #include <string>

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "verifier/VerifierContext.h"
+#include "pt2ir/verifier/VerifierContext.h"
 
 #include <algorithm>
 

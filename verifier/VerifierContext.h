@@ -18,10 +18,10 @@
 #ifndef PT2IR_VERIFIER_VERIFIERCONTEXT_H
 #define PT2IR_VERIFIER_VERIFIERCONTEXT_H
 
-#include "ir/ExportedProgram.h"
-#include "ir/OperatorRegistry.h"
-#include "verifier/Targets.h"
-#include "verifier/Verifier.h"
+#include "pt2ir/ir/ExportedProgram.h"
+#include "pt2ir/ir/OperatorRegistry.h"
+#include "pt2ir/verifier/Targets.h"
+#include "pt2ir/verifier/Verifier.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"

@@ -11,13 +11,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/ExportedProgram.h"
-#include "passes/Pass.h"
-#include "passes/PassManager.h"
-#include "serde/ProgramReader.h"
-#include "serde/ProgramWriter.h"
-#include "tools/lib/Stats.h"
-#include "verifier/Verifier.h"
+#include "pt2ir/ir/ExportedProgram.h"
+#include "pt2ir/passes/Pass.h"
+#include "pt2ir/passes/PassManager.h"
+#include "pt2ir/serde/ProgramReader.h"
+#include "pt2ir/serde/ProgramWriter.h"
+#include "pt2ir/tools/lib/Stats.h"
+#include "pt2ir/verifier/Verifier.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "serde/ProgramReader.h"
+#include "pt2ir/serde/ProgramReader.h"
 
 #include "llvm/Support/raw_ostream.h"
 

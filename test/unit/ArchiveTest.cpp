@@ -12,12 +12,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "serde/ArchivePath.h"
-#include "serde/Pt2Archive.h"
-#include "serde/Pt2ArchiveLayout.h"
-#include "serde/Pt2ArchiveWriter.h"
-#include "serde/ZipReader.h"
-#include "serde/ZipWriter.h"
+#include "pt2ir/serde/ArchivePath.h"
+#include "pt2ir/serde/Pt2Archive.h"
+#include "pt2ir/serde/Pt2ArchiveLayout.h"
+#include "pt2ir/serde/Pt2ArchiveWriter.h"
+#include "pt2ir/serde/ZipReader.h"
+#include "pt2ir/serde/ZipWriter.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"

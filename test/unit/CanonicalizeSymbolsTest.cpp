@@ -9,8 +9,8 @@
 
 #include "PassTestPrograms.h"
 
-#include "passes/PassRegistry.h"
-#include "serde/ProgramWriter.h"
+#include "pt2ir/passes/PassRegistry.h"
+#include "pt2ir/serde/ProgramWriter.h"
 
 #include <gtest/gtest.h>
 

@@ -16,13 +16,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/Printer.h"
-#include "ir/SymbolicExpr.h"
-#include "passes/PassManager.h"
-#include "serde/ProgramReader.h"
-#include "serde/ProgramWriter.h"
-#include "serde/Treespec.h"
-#include "verifier/Verifier.h"
+#include "pt2ir/ir/Printer.h"
+#include "pt2ir/ir/SymbolicExpr.h"
+#include "pt2ir/passes/PassManager.h"
+#include "pt2ir/serde/ProgramReader.h"
+#include "pt2ir/serde/ProgramWriter.h"
+#include "pt2ir/serde/Treespec.h"
+#include "pt2ir/verifier/Verifier.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

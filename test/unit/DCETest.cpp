@@ -12,12 +12,12 @@
 
 #include "PassTestPrograms.h"
 
-#include "ir/OperatorRegistry.h"
-#include "ir/UnbackedBindings.h"
-#include "passes/DeadCodeElimination.h"
-#include "passes/OpEffects.h"
-#include "passes/PassRegistry.h"
-#include "serde/ProgramWriter.h"
+#include "pt2ir/ir/OperatorRegistry.h"
+#include "pt2ir/ir/UnbackedBindings.h"
+#include "pt2ir/passes/DeadCodeElimination.h"
+#include "pt2ir/passes/OpEffects.h"
+#include "pt2ir/passes/PassRegistry.h"
+#include "pt2ir/serde/ProgramWriter.h"
 
 #include <gtest/gtest.h>
 

@@ -10,11 +10,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/ExportedProgram.h"
-#include "ir/Graph.h"
-#include "ir/IRContext.h"
-#include "serde/ProgramReader.h"
-#include "serde/ProgramWriter.h"
+#include "pt2ir/ir/ExportedProgram.h"
+#include "pt2ir/ir/Graph.h"
+#include "pt2ir/ir/IRContext.h"
+#include "pt2ir/serde/ProgramReader.h"
+#include "pt2ir/serde/ProgramWriter.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -10,10 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "serde/JsonNumbers.h"
-#include "serde/ProgramReader.h"
-#include "serde/ProgramWriter.h"
-#include "serde/TreespecJson.h"
+#include "pt2ir/serde/JsonNumbers.h"
+#include "pt2ir/serde/ProgramReader.h"
+#include "pt2ir/serde/ProgramWriter.h"
+#include "pt2ir/serde/TreespecJson.h"
 
 #include <gtest/gtest.h>
 

@@ -18,18 +18,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/Printer.h"
-#include "serde/ProgramReader.h"
-#include "serde/ProgramWriter.h"
-#include "serde/Pt2Archive.h"
-#include "serde/Pt2ArchiveWriter.h"
+#include "pt2ir/ir/Printer.h"
+#include "pt2ir/serde/ProgramReader.h"
+#include "pt2ir/serde/ProgramWriter.h"
+#include "pt2ir/serde/Pt2Archive.h"
+#include "pt2ir/serde/Pt2ArchiveWriter.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/thread.h"
-#include "verifier/Verifier.h"
+#include "pt2ir/verifier/Verifier.h"
 
 #include <gtest/gtest.h>
 

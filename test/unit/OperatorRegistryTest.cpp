@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/OperatorRegistry.h"
+#include "pt2ir/ir/OperatorRegistry.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
@@ -54,7 +54,7 @@ TEST(OperatorRegistryTest, BuildsTheBuiltinTableOnceAndQuickly) {
   // Every generated entry parsed; none was dropped.
   const size_t Generated = 0
 #define PT2IR_ATEN_OP(Schema, Tags) +1
-#include "ir/AtenOperators.inc"
+#include "pt2ir/ir/AtenOperators.inc"
       ;
   EXPECT_GT(Generated, 3000u);
   EXPECT_EQ(OperatorRegistry::builtinSchemas().size(), Generated);

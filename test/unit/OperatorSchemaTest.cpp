@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/OperatorSchema.h"
+#include "pt2ir/ir/OperatorSchema.h"
 
 #include "llvm/Support/Error.h"
 
@@ -390,7 +390,7 @@ TEST(OperatorSchemaTest, HostileInputFailsCleanly) {
 TEST(OperatorSchemaTest, RoundTripsEveryAtenTableEntry) {
   std::vector<const char *> Entries = {
 #define PT2IR_ATEN_OP(Schema, Tags) Schema,
-#include "ir/AtenOperators.inc"
+#include "pt2ir/ir/AtenOperators.inc"
   };
   ASSERT_GT(Entries.size(), 3000u);
   size_t Failures = 0;

@@ -10,10 +10,10 @@
 
 #include "PassTestPrograms.h"
 
-#include "passes/PassManager.h"
-#include "passes/PassRegistry.h"
-#include "passes/Passes.h"
-#include "tools/lib/PassPipelineOptions.h"
+#include "pt2ir/passes/PassManager.h"
+#include "pt2ir/passes/PassRegistry.h"
+#include "pt2ir/passes/Passes.h"
+#include "pt2ir/tools/lib/PassPipelineOptions.h"
 
 #include "llvm/Support/CommandLine.h"
 
@@ -37,11 +37,11 @@ std::string errorText(llvm::Error err) {
 TEST(PassRegistryTest, EveryDefEntryIsRegisteredOnceAndCreatesItself) {
   size_t defPasses = 0
 #define PT2IR_PASS(NAME, CLASS, SUMMARY) +1
-#include "passes/PassRegistry.def"
+#include "pt2ir/passes/PassRegistry.def"
       ;
   size_t defOptions = 0
 #define PT2IR_PASS_OPTION(CLASS, NAME, DEFAULT, DESCRIPTION) +1
-#include "passes/PassRegistry.def"
+#include "pt2ir/passes/PassRegistry.def"
       ;
   ASSERT_EQ(getRegisteredPasses().size(), defPasses);
   std::set<std::string> names;

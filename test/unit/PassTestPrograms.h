@@ -9,8 +9,8 @@
 #ifndef PT2IR_TEST_UNIT_PASSTESTPROGRAMS_H
 #define PT2IR_TEST_UNIT_PASSTESTPROGRAMS_H
 
-#include "ir/ExportedProgram.h"
-#include "serde/ProgramReader.h"
+#include "pt2ir/ir/ExportedProgram.h"
+#include "pt2ir/serde/ProgramReader.h"
 
 #include <gtest/gtest.h>
 

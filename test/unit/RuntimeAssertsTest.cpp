@@ -11,13 +11,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/ExportedProgram.h"
-#include "ir/Printer.h"
-#include "ir/UnbackedBindings.h"
-#include "passes/Passes.h"
-#include "serde/ProgramReader.h"
-#include "serde/ProgramWriter.h"
-#include "verifier/Verifier.h"
+#include "pt2ir/ir/ExportedProgram.h"
+#include "pt2ir/ir/Printer.h"
+#include "pt2ir/ir/UnbackedBindings.h"
+#include "pt2ir/passes/Passes.h"
+#include "pt2ir/serde/ProgramReader.h"
+#include "pt2ir/serde/ProgramWriter.h"
+#include "pt2ir/verifier/Verifier.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -1,9 +1,9 @@
 //===- SerdeFidelityTest.cpp - Metadata, symbolic ops, versions -----------===//
 
-#include "ir/NodeMetadata.h"
-#include "ir/SymbolicOps.h"
-#include "serde/ProgramReader.h"
-#include "serde/ProgramWriter.h"
+#include "pt2ir/ir/NodeMetadata.h"
+#include "pt2ir/ir/SymbolicOps.h"
+#include "pt2ir/serde/ProgramReader.h"
+#include "pt2ir/serde/ProgramWriter.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include <gtest/gtest.h>
@@ -120,8 +120,9 @@ TEST(SymbolicOps, ByTargetOrByValue) {
     }
     if (isSymbolicOpTarget(n.getTarget()))
       ++byTarget;
-    if (n.getTarget() == "torch.ops.aten.relu.default")
+    if (n.getTarget() == "torch.ops.aten.relu.default") {
       EXPECT_FALSE(isSymbolicOp(n));
+    }
   }
   EXPECT_GT(byValueOnly, 0u);
   EXPECT_GT(byTarget, 0u);

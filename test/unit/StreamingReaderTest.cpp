@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "serde/StreamingReader.h"
-#include "ir/Printer.h"
-#include "serde/ProgramReader.h"
-#include "serde/ProgramWriter.h"
+#include "pt2ir/serde/StreamingReader.h"
+#include "pt2ir/ir/Printer.h"
+#include "pt2ir/serde/ProgramReader.h"
+#include "pt2ir/serde/ProgramWriter.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"

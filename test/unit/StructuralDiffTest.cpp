@@ -9,7 +9,7 @@
 
 #include "PassTestPrograms.h"
 
-#include "tools/lib/StructuralDiff.h"
+#include "pt2ir/tools/lib/StructuralDiff.h"
 
 #include <gtest/gtest.h>
 

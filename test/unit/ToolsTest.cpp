@@ -10,10 +10,10 @@
 
 #include "PassTestPrograms.h"
 
-#include "tools/lib/DotEmitter.h"
-#include "tools/lib/Progress.h"
-#include "tools/lib/PythonEmitter.h"
-#include "tools/lib/Stats.h"
+#include "pt2ir/tools/lib/DotEmitter.h"
+#include "pt2ir/tools/lib/Progress.h"
+#include "pt2ir/tools/lib/PythonEmitter.h"
+#include "pt2ir/tools/lib/Stats.h"
 
 #include <gtest/gtest.h>
 

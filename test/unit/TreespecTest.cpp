@@ -1,10 +1,10 @@
 //===- TreespecTest.cpp - Treespec unit tests -----------------------------===//
 
-#include "serde/Treespec.h"
-#include "serde/TreespecFlatten.h"
-#include "serde/TreespecJson.h"
-#include "serde/TreespecNamedtuple.h"
-#include "serde/TreespecRegistry.h"
+#include "pt2ir/serde/Treespec.h"
+#include "pt2ir/serde/TreespecFlatten.h"
+#include "pt2ir/serde/TreespecJson.h"
+#include "pt2ir/serde/TreespecNamedtuple.h"
+#include "pt2ir/serde/TreespecRegistry.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

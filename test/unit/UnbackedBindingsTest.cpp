@@ -10,10 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/UnbackedBindings.h"
-#include "ir/ExportedProgram.h"
-#include "ir/Printer.h"
-#include "serde/ProgramReader.h"
+#include "pt2ir/ir/UnbackedBindings.h"
+#include "pt2ir/ir/ExportedProgram.h"
+#include "pt2ir/ir/Printer.h"
+#include "pt2ir/serde/ProgramReader.h"
 
 #include "llvm/Support/raw_ostream.h"
 

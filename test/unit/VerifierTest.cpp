@@ -13,10 +13,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "verifier/Verifier.h"
-#include "ir/OperatorRegistry.h"
-#include "serde/ProgramReader.h"
-#include "verifier/ExpectedDiagnostics.h"
+#include "pt2ir/verifier/Verifier.h"
+#include "pt2ir/ir/OperatorRegistry.h"
+#include "pt2ir/serde/ProgramReader.h"
+#include "pt2ir/verifier/ExpectedDiagnostics.h"
 
 #include <gtest/gtest.h>
 

@@ -5,11 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tools/lib/DiffMain.h"
-#include "tools/lib/ProgramIO.h"
-#include "tools/lib/Progress.h"
-#include "tools/lib/RegistryOptions.h"
-#include "tools/lib/StructuralDiff.h"
+#include "pt2ir/tools/lib/DiffMain.h"
+#include "pt2ir/tools/lib/ProgramIO.h"
+#include "pt2ir/tools/lib/Progress.h"
+#include "pt2ir/tools/lib/RegistryOptions.h"
+#include "pt2ir/tools/lib/StructuralDiff.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -6,12 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tools/lib/DotEmitter.h"
+#include "pt2ir/tools/lib/DotEmitter.h"
 
-#include "ir/PlaceholderNames.h"
-#include "ir/Printer.h"
-#include "ir/SymbolicOps.h"
-#include "passes/OpEffects.h"
+#include "pt2ir/ir/PlaceholderNames.h"
+#include "pt2ir/ir/Printer.h"
+#include "pt2ir/ir/SymbolicOps.h"
+#include "pt2ir/passes/OpEffects.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/JSON.h"

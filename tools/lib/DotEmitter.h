@@ -17,8 +17,8 @@
 #ifndef PT2IR_TOOLS_DOTEMITTER_H
 #define PT2IR_TOOLS_DOTEMITTER_H
 
-#include "ir/ExportedProgram.h"
-#include "tools/lib/EmitOptions.h"
+#include "pt2ir/ir/ExportedProgram.h"
+#include "pt2ir/tools/lib/EmitOptions.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -1,7 +1,7 @@
 //===- PassPipelineOptions.cpp - pt2-opt flags that choose and watch passes
 //===//
 
-#include "tools/lib/PassPipelineOptions.h"
+#include "pt2ir/tools/lib/PassPipelineOptions.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"

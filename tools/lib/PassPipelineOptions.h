@@ -15,8 +15,8 @@
 #ifndef PT2IR_TOOLS_PASSPIPELINEOPTIONS_H
 #define PT2IR_TOOLS_PASSPIPELINEOPTIONS_H
 
-#include "passes/PassManager.h"
-#include "verifier/Verifier.h"
+#include "pt2ir/passes/PassManager.h"
+#include "pt2ir/verifier/Verifier.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"

@@ -1,9 +1,9 @@
 //===- ProgramIO.cpp - Programs in and out of JSON files and archives -----===//
 
-#include "tools/lib/ProgramIO.h"
+#include "pt2ir/tools/lib/ProgramIO.h"
 
-#include "serde/ProgramWriter.h"
-#include "serde/Pt2ArchiveWriter.h"
+#include "pt2ir/serde/ProgramWriter.h"
+#include "pt2ir/serde/Pt2ArchiveWriter.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"

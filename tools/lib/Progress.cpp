@@ -1,6 +1,6 @@
 //===- Progress.cpp - A progress line on stderr for long work -------------===//
 
-#include "tools/lib/Progress.h"
+#include "pt2ir/tools/lib/Progress.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Process.h"

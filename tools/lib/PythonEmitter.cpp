@@ -8,15 +8,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tools/lib/PythonEmitter.h"
+#include "pt2ir/tools/lib/PythonEmitter.h"
 
-#include "ir/ArgumentBinding.h"
-#include "ir/OperatorSchema.h"
-#include "ir/PlaceholderNames.h"
-#include "ir/Printer.h"
-#include "ir/PyRepr.h"
-#include "ir/SymbolicExpr.h"
-#include "ir/SymbolicOps.h"
+#include "pt2ir/ir/ArgumentBinding.h"
+#include "pt2ir/ir/OperatorSchema.h"
+#include "pt2ir/ir/PlaceholderNames.h"
+#include "pt2ir/ir/Printer.h"
+#include "pt2ir/ir/PyRepr.h"
+#include "pt2ir/ir/SymbolicExpr.h"
+#include "pt2ir/ir/SymbolicOps.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"

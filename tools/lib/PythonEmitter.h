@@ -28,8 +28,8 @@
 #ifndef PT2IR_TOOLS_PYTHONEMITTER_H
 #define PT2IR_TOOLS_PYTHONEMITTER_H
 
-#include "ir/ExportedProgram.h"
-#include "tools/lib/EmitOptions.h"
+#include "pt2ir/ir/ExportedProgram.h"
+#include "pt2ir/tools/lib/EmitOptions.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"

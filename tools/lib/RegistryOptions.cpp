@@ -1,6 +1,6 @@
 //===- RegistryOptions.cpp - Operator schemas from the command line -------===//
 
-#include "tools/lib/RegistryOptions.h"
+#include "pt2ir/tools/lib/RegistryOptions.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -37,7 +37,7 @@ buildRegistry(const std::vector<std::string> &opSchemaFiles,
     if (auto err = forEachSchemaLine(file, [&](llvm::StringRef line, unsigned) {
           return registry->registerSchema(line);
         }))
-      return std::move(err);
+      return err;
 
   // Extension schemas are grouped by namespace into one handler each.
   std::vector<std::pair<std::string, std::vector<std::string>>> byNamespace;
@@ -55,14 +55,14 @@ buildRegistry(const std::vector<std::string> &opSchemaFiles,
           it->second.push_back(line.str());
           return llvm::Error::success();
         }))
-      return std::move(err);
+      return err;
   for (auto &entry : byNamespace) {
     std::vector<llvm::StringRef> schemas(entry.second.begin(), entry.second.end());
     auto handler = SchemaTableExtension::create(entry.first, schemas);
     if (!handler)
       return handler.takeError();
     if (auto err = registry->registerExtension(std::move(*handler)))
-      return std::move(err);
+      return err;
   }
   return registry;
 }

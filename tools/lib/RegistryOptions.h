@@ -10,7 +10,7 @@
 #ifndef PT2IR_TOOLS_REGISTRYOPTIONS_H
 #define PT2IR_TOOLS_REGISTRYOPTIONS_H
 
-#include "ir/OperatorRegistry.h"
+#include "pt2ir/ir/OperatorRegistry.h"
 #include "llvm/Support/Error.h"
 #include <string>
 #include <vector>

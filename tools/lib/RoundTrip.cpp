@@ -1,11 +1,11 @@
 //===- RoundTrip.cpp - Write, read back, compare --------------------------===//
 
-#include "tools/lib/RoundTrip.h"
+#include "pt2ir/tools/lib/RoundTrip.h"
 
-#include "serde/JsonNumbers.h"
-#include "serde/ProgramReader.h"
-#include "serde/ProgramWriter.h"
-#include "serde/PyJsonWriter.h"
+#include "pt2ir/serde/JsonNumbers.h"
+#include "pt2ir/serde/ProgramReader.h"
+#include "pt2ir/serde/ProgramWriter.h"
+#include "pt2ir/serde/PyJsonWriter.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/memorystream.h>

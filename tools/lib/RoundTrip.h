@@ -2,7 +2,7 @@
 #ifndef PT2IR_TOOLS_ROUNDTRIP_H
 #define PT2IR_TOOLS_ROUNDTRIP_H
 
-#include "ir/ExportedProgram.h"
+#include "pt2ir/ir/ExportedProgram.h"
 #include "llvm/Support/Error.h"
 
 namespace pt2ir {

@@ -5,14 +5,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tools/lib/Stats.h"
+#include "pt2ir/tools/lib/Stats.h"
 
-#include "ir/Enums.h"
-#include "ir/Printer.h"
-#include "ir/SymbolicExpr.h"
-#include "ir/SymbolicOps.h"
-#include "passes/OpEffects.h"
-#include "verifier/Verifier.h"
+#include "pt2ir/ir/Enums.h"
+#include "pt2ir/ir/Printer.h"
+#include "pt2ir/ir/SymbolicExpr.h"
+#include "pt2ir/ir/SymbolicOps.h"
+#include "pt2ir/passes/OpEffects.h"
+#include "pt2ir/verifier/Verifier.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"

@@ -20,7 +20,7 @@
 #ifndef PT2IR_TOOLS_STATS_H
 #define PT2IR_TOOLS_STATS_H
 
-#include "ir/ExportedProgram.h"
+#include "pt2ir/ir/ExportedProgram.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tools/lib/StructuralDiff.h"
+#include "pt2ir/tools/lib/StructuralDiff.h"
 
-#include "ir/Printer.h"
-#include "ir/SymbolicOps.h"
+#include "pt2ir/ir/Printer.h"
+#include "pt2ir/ir/SymbolicOps.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"

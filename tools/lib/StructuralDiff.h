@@ -38,7 +38,7 @@
 #ifndef PT2IR_TOOLS_STRUCTURALDIFF_H
 #define PT2IR_TOOLS_STRUCTURALDIFF_H
 
-#include "ir/ExportedProgram.h"
+#include "pt2ir/ir/ExportedProgram.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"

@@ -1,9 +1,9 @@
 //===- TreespecBridge.cpp - Treespec leaf counts for the verifier ---------===//
 
-#include "tools/lib/TreespecBridge.h"
+#include "pt2ir/tools/lib/TreespecBridge.h"
 
-#include "serde/Treespec.h"
-#include "serde/TreespecRegistry.h"
+#include "pt2ir/serde/Treespec.h"
+#include "pt2ir/serde/TreespecRegistry.h"
 
 #include <memory>
 

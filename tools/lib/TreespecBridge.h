@@ -8,7 +8,7 @@
 #ifndef PT2IR_TOOLS_TREESPECBRIDGE_H
 #define PT2IR_TOOLS_TREESPECBRIDGE_H
 
-#include "ir/ExportedProgram.h"
+#include "pt2ir/ir/ExportedProgram.h"
 #include <functional>
 #include <optional>
 

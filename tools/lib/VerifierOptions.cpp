@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tools/lib/VerifierOptions.h"
+#include "pt2ir/tools/lib/VerifierOptions.h"
 
-#include "serde/Treespec.h"
-#include "verifier/ExpectedDiagnostics.h"
+#include "pt2ir/serde/Treespec.h"
+#include "pt2ir/verifier/ExpectedDiagnostics.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 

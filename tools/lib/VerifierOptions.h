@@ -24,8 +24,8 @@
 #ifndef PT2IR_TOOLS_VERIFIEROPTIONS_H
 #define PT2IR_TOOLS_VERIFIEROPTIONS_H
 
-#include "ir/ExportedProgram.h"
-#include "verifier/Verifier.h"
+#include "pt2ir/ir/ExportedProgram.h"
+#include "pt2ir/verifier/Verifier.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
