@@ -136,8 +136,8 @@ void FileMeasurer::measureVerify(std::vector<StageResult> &results) {
 }
 
 void FileMeasurer::measurePasses(std::vector<StageResult> &results) {
-  for (const PassInfo &info : getRegisteredPasses()) {
-    StageResult r = make((stage::PassPrefix + info.name).str());
+  for (const PassInfo &info : getBuiltinPasses()) {
+    StageResult r = make(std::string(stage::PassPrefix) + info.name);
     std::optional<ExportedProgram> copy;
     std::unique_ptr<Pass> pass;
     std::string failure;
@@ -148,7 +148,7 @@ void FileMeasurer::measurePasses(std::vector<StageResult> &results) {
         [&] {
           copy.reset();
           copy.emplace(program->clone());
-          pass = llvm::cantFail(createPass(info.name));
+          pass = llvm::cantFail(createPass(*Registry::getDefault(), info.name));
         },
         [&] {
           PassContext context;
@@ -259,7 +259,7 @@ llvm::Error profileStage(llvm::StringRef path, llvm::StringRef stageName,
     } else if (stageName == stage::Verify) {
       (void)verifyProgram(*program);
     } else if (stageName.starts_with(stage::PassPrefix)) {
-      auto pass = createPass(
+      auto pass = createPass(*Registry::getDefault(),
           stageName.drop_front(llvm::StringRef(stage::PassPrefix).size()));
       if (!pass)
         return pass.takeError();

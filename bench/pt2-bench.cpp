@@ -263,8 +263,8 @@ int Driver::run() {
     return fail("cannot create " + o.workDir + ": " + ec.message());
 
   std::string pipeline;
-  for (const PassInfo &info : getRegisteredPasses())
-    pipeline += (pipeline.empty() ? "" : ",") + info.name.str();
+  for (const PassInfo &info : getBuiltinPasses())
+    pipeline += (pipeline.empty() ? "" : ",") + info.name;
 
   for (uint64_t n : sizes) {
     if (n < MinNodes)

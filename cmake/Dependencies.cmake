@@ -11,6 +11,8 @@ find_library(PT2IR_LLVM_DEMANGLE LLVMDemangle PATHS "${PT2IR_LLVM_ROOT}/lib" NO_
 find_package(ZLIB REQUIRED)
 find_library(PT2IR_ZSTD zstd REQUIRED)
 find_package(Threads REQUIRED)
+add_library(pt2ir_llvm_headers INTERFACE)
+target_include_directories(pt2ir_llvm_headers SYSTEM INTERFACE "${PT2IR_LLVM_ROOT}/include")
 add_library(pt2ir_llvm INTERFACE)
 target_include_directories(pt2ir_llvm SYSTEM INTERFACE "${PT2IR_LLVM_ROOT}/include")
 target_link_libraries(pt2ir_llvm INTERFACE

@@ -40,6 +40,9 @@ endfunction()
 pt2ir_build_only(pt2ir_llvm INTERFACE_LINK_LIBRARIES pt2ir::LLVMSupport)
 pt2ir_build_only(pt2ir_llvm INTERFACE_INCLUDE_DIRECTORIES "")
 pt2ir_build_only(pt2ir_llvm INTERFACE_SYSTEM_INCLUDE_DIRECTORIES "")
+pt2ir_build_only(pt2ir_llvm_headers INTERFACE_INCLUDE_DIRECTORIES "")
+pt2ir_build_only(pt2ir_llvm_headers INTERFACE_SYSTEM_INCLUDE_DIRECTORIES "")
+pt2ir_build_only(pt2ir_llvm_headers INTERFACE_LINK_LIBRARIES pt2ir::LLVMHeaders)
 pt2ir_build_only(pt2ir_rapidjson INTERFACE_LINK_LIBRARIES pt2ir::RapidJSON)
 pt2ir_build_only(pt2ir_rapidjson INTERFACE_INCLUDE_DIRECTORIES "")
 pt2ir_build_only(pt2ir_rapidjson INTERFACE_SYSTEM_INCLUDE_DIRECTORIES "")
@@ -49,7 +52,9 @@ set_target_properties(pt2ir_serde PROPERTIES EXPORT_NAME serde)
 set_target_properties(pt2ir_verifier PROPERTIES EXPORT_NAME verifier)
 set_target_properties(pt2ir_passes PROPERTIES EXPORT_NAME passes)
 set_target_properties(pt2ir_tools PROPERTIES EXPORT_NAME tools)
+set_target_properties(pt2ir_plugin PROPERTIES EXPORT_NAME plugin)
 set_target_properties(pt2ir_llvm PROPERTIES EXPORT_NAME llvm)
+set_target_properties(pt2ir_llvm_headers PROPERTIES EXPORT_NAME llvm_headers)
 set_target_properties(pt2ir_rapidjson PROPERTIES EXPORT_NAME rapidjson)
 target_include_directories(pt2ir_tools PUBLIC $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 
@@ -62,7 +67,7 @@ if(PT2IR_SANITIZE)
 endif()
 
 install(TARGETS pt2ir_ir pt2ir_serde pt2ir_verifier pt2ir_passes pt2ir_tools
-                pt2ir_llvm pt2ir_rapidjson
+                pt2ir_plugin pt2ir_llvm pt2ir_llvm_headers pt2ir_rapidjson
         EXPORT pt2irTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS pt2-opt pt2-diff RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

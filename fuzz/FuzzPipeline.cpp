@@ -34,7 +34,7 @@ void checkReadable(const ExportedProgram &ep, llvm::StringRef after) {
 }
 
 void runOnePass(const PassInfo &info, const ExportedProgram &input) {
-  auto pass = createPass(info.name);
+  auto pass = createPass(*Registry::getDefault(), info.name);
   if (!pass)
     fuzz::oracleFailure("cannot create registered pass " + info.name);
   ExportedProgram ep = input.clone();
@@ -60,12 +60,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (const Diagnostic &diag : diags)
     (void)formatDiagnostic("fuzz.json", diag);
 
-  for (const PassInfo &info : getRegisteredPasses())
+  for (const PassInfo &info : getBuiltinPasses())
     runOnePass(info, *program);
 
   PassManager manager;
-  for (const PassInfo &info : getRegisteredPasses()) {
-    auto pass = createPass(info.name);
+  for (const PassInfo &info : getBuiltinPasses()) {
+    auto pass = createPass(*Registry::getDefault(), info.name);
     if (!pass)
       fuzz::oracleFailure("cannot create registered pass " + info.name);
     manager.addPass(std::move(*pass));

@@ -2,7 +2,9 @@
 
 #include "pt2ir/ir/ArgumentBinding.h"
 #include "pt2ir/ir/Enums.h"
-#include "pt2ir/ir/OperatorRegistry.h"
+#include "pt2ir/ir/Graph.h"
+#include "pt2ir/ir/IRContext.h"
+#include "pt2ir/ir/Registry.h"
 #include "pt2ir/ir/OperatorSchema.h"
 #include "pt2ir/ir/SymbolicOps.h"
 
@@ -24,18 +26,13 @@ bool isPassedByKeyword(const Node &node, size_t index, const OperatorSchema *sch
   return arg && arg->KwargOnly;
 }
 
-bool isPassedByKeyword(const Node &node, size_t index, const OperatorRegistry *registry) {
+bool isPassedByKeyword(const Node &node, size_t index) {
   const NamedArgument &in = node.getInputs()[index];
   if (isPythonKeyword(in.name) || (in.kind && *in.kind != 0))
     return isPassedByKeyword(node, index, static_cast<const OperatorSchema *>(nullptr));
-  const OperatorSchema *schema = nullptr;
-  if (registry) {
-    schema = registry->lookupTarget(node.getTarget());
-  } else {
-    static const OperatorRegistry Builtin; // Immutable after construction.
-    schema = Builtin.lookupTarget(node.getTarget());
-  }
-  return isPassedByKeyword(node, index, schema);
+  const Registry &registry =
+      node.getGraph() ? node.getGraph()->getContext().getRegistry() : *Registry::getDefault();
+  return isPassedByKeyword(node, index, registry.getOperators().lookupTarget(node.getTarget()));
 }
 
 } // namespace pt2ir

@@ -18,16 +18,15 @@
 
 namespace pt2ir {
 
-class OperatorRegistry;
 class OperatorSchema;
 
 /// True if input `index` of `node` is passed by keyword. `schema` may be
 /// null (unknown operator).
 bool isPassedByKeyword(const Node &node, size_t index, const OperatorSchema *schema);
 
-/// Looks the node's schema up in `registry` (null registry: the built-in
-/// aten table) and decides as above.
-bool isPassedByKeyword(const Node &node, size_t index, const OperatorRegistry *registry);
+/// Looks the node's schema up in the registry of the node's program and
+/// decides as above.
+bool isPassedByKeyword(const Node &node, size_t index);
 
 } // namespace pt2ir
 

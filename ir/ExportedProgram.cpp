@@ -4,7 +4,8 @@
 
 namespace pt2ir {
 
-ExportedProgram::ExportedProgram() : ExportedProgram(std::make_shared<IRContext>()) {}
+ExportedProgram::ExportedProgram(std::shared_ptr<const Registry> registry)
+    : ExportedProgram(std::make_shared<IRContext>(std::move(registry))) {}
 
 ExportedProgram::ExportedProgram(std::shared_ptr<IRContext> c) : ctx(std::move(c)) {
   graphModule.graph = std::make_unique<Graph>(*ctx);

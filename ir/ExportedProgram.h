@@ -10,6 +10,7 @@
 
 #include "pt2ir/ir/Graph.h"
 #include "pt2ir/ir/IRContext.h"
+#include "pt2ir/ir/Registry.h"
 #include "pt2ir/ir/Signature.h"
 #include <memory>
 #include <optional>
@@ -50,12 +51,18 @@ class ExportedProgram {
   std::shared_ptr<IRContext> ctx;
 
 public:
-  ExportedProgram();
+  /// An empty program that uses `registry` (null: Registry::getDefault()).
+  explicit ExportedProgram(std::shared_ptr<const Registry> registry = nullptr);
   explicit ExportedProgram(std::shared_ptr<IRContext> ctx);
   ExportedProgram(ExportedProgram &&) = default;
   ExportedProgram &operator=(ExportedProgram &&) = default;
 
   IRContext &getContext() const { return *ctx; }
+  /// The registry this program was read or built with (see ir/Registry.h).
+  const Registry &getRegistry() const { return ctx->getRegistry(); }
+  const std::shared_ptr<const Registry> &getRegistryPtr() const {
+    return ctx->getRegistryPtr();
+  }
   llvm::StringRef intern(llvm::StringRef s) const { return ctx->intern(s); }
 
   Graph &getGraph() { return *graphModule.graph; }

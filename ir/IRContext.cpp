@@ -1,11 +1,17 @@
 //===- IRContext.cpp - Interned strings and IR storage --------------------===//
 
 #include "pt2ir/ir/IRContext.h"
+#include "pt2ir/ir/Registry.h"
 #include "pt2ir/ir/Value.h"
 
 #include <cstring>
 
 namespace pt2ir {
+
+IRContext::IRContext(std::shared_ptr<const Registry> r)
+    : registry(r ? std::move(r) : Registry::getDefault()) {}
+
+IRContext::~IRContext() = default;
 
 llvm::StringRef IRContext::intern(llvm::StringRef s) {
   // One hash look-up: insert the caller's string, and when it is new, point

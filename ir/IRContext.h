@@ -1,7 +1,9 @@
 //===- IRContext.h - Owner of interned strings and IR storage ----*- C++ -*-===//
 //
 // Every program owns one IRContext: the string pool that interns names,
-// targets and metadata values, and the arena that holds values and uses.
+// targets and metadata values, the arena that holds values and uses, and the
+// Registry (ir/Registry.h) the program was read or built with, which every
+// later stage consults for operator schemas and passes.
 // There is no global state, so separate programs can live on separate
 // threads. One context must not be used from two threads at once.
 //
@@ -16,14 +18,19 @@
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/xxhash.h"
 
+#include <memory>
+
 namespace pt2ir {
 
+class Registry;
 class Use;
 
 /// Interns strings and allocates IR objects for one program.
 class IRContext {
 public:
-  IRContext() = default;
+  /// A context whose program uses `registry` (null: Registry::getDefault()).
+  explicit IRContext(std::shared_ptr<const Registry> registry = nullptr);
+  ~IRContext();
   IRContext(const IRContext &) = delete;
   IRContext &operator=(const IRContext &) = delete;
 
@@ -46,7 +53,14 @@ public:
 
   llvm::BumpPtrAllocator &getAllocator() { return allocator; }
 
+  /// The registry of operators, passes and treespec types this program uses.
+  const Registry &getRegistry() const { return *registry; }
+  const std::shared_ptr<const Registry> &getRegistryPtr() const {
+    return registry;
+  }
+
 private:
+  std::shared_ptr<const Registry> registry;
   // Interning is done here rather than with llvm::UniqueStringSaver so that
   // every allocation from `allocator` is made by code compiled with the same
   // sanitizer settings (the prebuilt LLVMSupport is not instrumented).

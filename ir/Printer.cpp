@@ -251,7 +251,7 @@ void printNode(llvm::raw_ostream &os, const Node &n, const PrintOptions &options
     const NamedArgument &in = n.getInputs()[i];
     if (i)
       os << ", ";
-    if (isPassedByKeyword(n, i, options.registry))
+    if (isPassedByKeyword(n, i))
       os << in.name << '=';
     printArgument(os, in.arg);
   }

@@ -24,12 +24,9 @@
 
 namespace pt2ir {
 
-class OperatorRegistry;
-
+/// How to print. Positional vs keyword inputs without a stored kind are
+/// decided from the schemas of the program's registry.
 struct PrintOptions {
-  /// Schemas used to decide positional vs keyword for inputs without a
-  /// stored kind; null means the built-in aten table.
-  const OperatorRegistry *registry = nullptr;
   /// Show each node's metadata (stack traces are abbreviated to their last line).
   bool printMetadata = false;
 };

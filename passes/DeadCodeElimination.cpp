@@ -242,8 +242,8 @@ public:
     return llvm::Error::success();
   }
 
-  llvm::Expected<bool> run(ExportedProgram &ep, PassContext &ctx) override {
-    OpEffects effects(ctx.registry, policy);
+  llvm::Expected<bool> run(ExportedProgram &ep, PassContext &) override {
+    OpEffects effects(ep.getRegistry(), policy);
     auto stats = eliminateDeadCode(ep.getGraph(), effects);
     if (!stats)
       return stats.takeError();

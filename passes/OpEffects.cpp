@@ -125,13 +125,8 @@ llvm::StringRef describeNodeEffect(NodeEffect effect) {
   return "unknown effect";
 }
 
-OpEffects::OpEffects(const OperatorRegistry *registry, EffectsPolicy policy)
-    : policy(policy), registry(registry) {
-  if (!this->registry) {
-    ownedRegistry = std::make_unique<OperatorRegistry>();
-    this->registry = ownedRegistry.get();
-  }
-}
+OpEffects::OpEffects(const Registry &registry, EffectsPolicy policy)
+    : policy(policy), operators(registry.getOperators()) {}
 
 OpEffects::~OpEffects() = default;
 
@@ -152,7 +147,7 @@ NodeEffect OpEffects::computeOpOverloadEffect(llvm::StringRef target) const {
   std::string nsAndOp = namespaceAndOp(target);
   if (isSideEffectOp(nsAndOp))
     return NodeEffect::SideEffect;
-  const OperatorSchema *schema = registry->lookupTarget(target);
+  const OperatorSchema *schema = operators.lookupTarget(target);
   if (!schema)
     return NodeEffect::UnknownTarget;
   if (schema->isMutable())

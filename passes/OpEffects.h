@@ -17,7 +17,7 @@
 #define PT2IR_PASSES_OPEFFECTS_H
 
 #include "pt2ir/ir/Graph.h"
-#include "pt2ir/ir/OperatorRegistry.h"
+#include "pt2ir/ir/Registry.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
@@ -67,13 +67,12 @@ struct EffectsPolicy {
 constexpr unsigned kMaxEffectsSubgraphDepth = 256;
 
 /// Answers purity questions, caching per target string and per subgraph.
-/// One instance per thread; it borrows `registry` and the graphs it is asked
-/// about, which must not change their nodes' targets while it is in use.
+/// One instance per thread; it borrows `registry` (usually the program's,
+/// `ep.getRegistry()`) and the graphs it is asked about, which must not
+/// change their nodes' targets while it is in use.
 class OpEffects {
 public:
-  /// `registry` may be null: the built-in aten table is used then.
-  explicit OpEffects(const OperatorRegistry *registry,
-                     EffectsPolicy policy = {});
+  explicit OpEffects(const Registry &registry, EffectsPolicy policy = {});
   ~OpEffects();
 
   const EffectsPolicy &getPolicy() const { return policy; }
@@ -101,8 +100,7 @@ private:
   NodeEffect getEffect(const Node &node, unsigned depth);
 
   EffectsPolicy policy;
-  std::unique_ptr<OperatorRegistry> ownedRegistry;
-  const OperatorRegistry *registry;
+  const OperatorRegistry &operators;
   llvm::DenseMap<llvm::StringRef, NodeEffect> targetCache;
   llvm::DenseMap<const Graph *, bool> graphCache;
 };

@@ -5,8 +5,9 @@
 // --print-ir-after-change can stay quiet) and counts what it did in named
 // statistics (`nodes-erased`, `asserts-added`).
 //
-// Passes are listed once, in passes/PassRegistry.def; that list feeds the
-// factory, `pt2-opt --help` and the pipeline parser.
+// Built-in passes are listed once, in passes/PassRegistry.def; that list
+// feeds the factory, `pt2-opt --help` and the pipeline parser. Passes from
+// elsewhere join them through registerPass (passes/PassRegistry.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PT2IR_PASSES_PASS_H
@@ -15,6 +16,7 @@
 #include "pt2ir/ir/ExportedProgram.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 #include <cstdint>
 #include <map>
 #include <string>
@@ -23,13 +25,13 @@
 
 namespace pt2ir {
 
-class OperatorRegistry;
-
-/// What the pass manager hands to every pass.
+/// What the pass manager shares with every pass besides the program. The
+/// program itself carries its Registry (ExportedProgram::getRegistry()),
+/// which is where a pass finds operator schemas.
 struct PassContext {
-  /// Operator schemas (with any extension namespaces); may be null, in which
-  /// case passes that need schemas use the built-in aten table.
-  const OperatorRegistry *registry = nullptr;
+  /// Where a pass may print remarks (the pass manager's diagnostic stream);
+  /// null means llvm::errs().
+  llvm::raw_ostream *diagnostics = nullptr;
 };
 
 /// One pass option as given in a pipeline: `dce{remove-asserts=true}`.

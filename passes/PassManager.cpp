@@ -34,16 +34,38 @@ void printReportBanner(llvm::raw_ostream &os, llvm::StringRef title) {
   os << rule;
 }
 
-llvm::Error checkPassNames(llvm::ArrayRef<std::string> names,
+llvm::Error checkPassNames(const Registry &registry,
+                           llvm::ArrayRef<std::string> names,
                            llvm::StringRef flag) {
   for (const std::string &name : names)
-    if (!lookupPass(name))
+    if (!lookupPass(registry, name))
       return makeError(flag + ": unknown pass '" + name +
-                       "'; registered passes: " + listRegisteredPassNames());
+                       "'; registered passes: " +
+                       listRegisteredPassNames(registry));
   return llvm::Error::success();
 }
 
 } // namespace
+
+VerifyHook makeVerifierHook(std::string fileName, VerifyOptions options) {
+  return [fileName = std::move(fileName), options = std::move(options)](
+             const ExportedProgram &ep) -> llvm::Error {
+    std::vector<Diagnostic> diags = verifyProgram(ep, options);
+    if (!hasErrors(diags))
+      return llvm::Error::success();
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    printDiagnostics(os, fileName, diags);
+    os.flush();
+    while (!text.empty() && text.back() == '\n')
+      text.pop_back();
+    return makeError(text);
+  };
+}
+
+PassManager::PassManager(std::shared_ptr<const Registry> r)
+    : registry(r ? std::move(r) : Registry::getDefault()),
+      verifyHook(makeVerifierHook()) {}
 
 void PassManager::addPass(std::unique_ptr<Pass> pass) {
   passes.push_back(std::move(pass));
@@ -53,7 +75,7 @@ llvm::Error
 PassManager::addPipeline(llvm::ArrayRef<PassPipelineElement> pipeline) {
   std::vector<std::unique_ptr<Pass>> created;
   for (const PassPipelineElement &element : pipeline) {
-    auto pass = createPass(element.name, element.options);
+    auto pass = createPass(*registry, element.name, element.options);
     if (!pass)
       return pass.takeError();
     created.push_back(std::move(*pass));
@@ -79,11 +101,11 @@ std::vector<std::string> PassManager::getPassNames() const {
 
 llvm::Error
 PassManager::setInstrumentation(PassInstrumentation instrumentation) {
-  if (auto err =
-          checkPassNames(instrumentation.printIRBefore, "--print-ir-before"))
+  if (auto err = checkPassNames(*registry, instrumentation.printIRBefore,
+                                "--print-ir-before"))
     return err;
-  if (auto err =
-          checkPassNames(instrumentation.printIRAfter, "--print-ir-after"))
+  if (auto err = checkPassNames(*registry, instrumentation.printIRAfter,
+                                "--print-ir-after"))
     return err;
   instr = std::move(instrumentation);
   return llvm::Error::success();
@@ -136,6 +158,13 @@ void PassManager::printReports() const {
 llvm::Error PassManager::run(ExportedProgram &ep) {
   records.clear();
   verifySeconds = 0;
+  if (&ep.getRegistry() != registry.get())
+    return makeError(
+        "the program was read or built with another registry than the pass "
+        "manager's; create the PassManager with the program's registry "
+        "(PassManager(program.getRegistryPtr()))");
+  PassContext context;
+  context.diagnostics = &diag();
   if (instr.verifyInput)
     if (auto err = verify(ep, ""))
       return err;

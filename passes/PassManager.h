@@ -1,11 +1,15 @@
 //===- PassManager.h - Runs passes with instrumentation ---------*- C++ -*-===//
 //
 // A PassManager holds an ordered list of passes and runs them on one
-// program. Around each pass it can verify the program (through a hook the
-// driver supplies, so passes never depend on the verifier library), dump
-// the IR as text before or after chosen passes, time the passes and collect
-// their statistics. After a pass that changed the program it recomputes the
-// unbacked-symbol bindings, which are derived data every pass may rely on.
+// program. Around each pass it verifies the program (with the verifier by
+// default, or through a hook the user supplies), dumps the IR as text before
+// or after chosen passes, times the passes and collects their statistics.
+// After a pass that changed the program it recomputes the unbacked-symbol
+// bindings, which are derived data every pass may rely on.
+//
+// Passes are found by name in the manager's Registry (built-in ones and
+// those registered at run time); the programs it runs on must have been read
+// or built with that same registry.
 //
 // Deliberately not here: choosing passes from the command line
 // (tools/lib/PassPipelineOptions.h) and the pipeline syntax
@@ -17,6 +21,7 @@
 
 #include "pt2ir/passes/Pass.h"
 #include "pt2ir/passes/PassRegistry.h"
+#include "pt2ir/verifier/Verifier.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -32,10 +37,16 @@ namespace pt2ir {
 /// message lists what is wrong (one finding per line).
 using VerifyHook = std::function<llvm::Error(const ExportedProgram &)>;
 
+/// A VerifyHook that runs verifyProgram with `options` and fails on error
+/// diagnostics, listing them as `<fileName>: error: <path>: [<rule>] ...`
+/// (one per line). This is what a PassManager verifies with by default.
+VerifyHook makeVerifierHook(std::string fileName = "<program>",
+                            VerifyOptions options = {});
+
 /// What the pass manager does around each pass.
 struct PassInstrumentation {
   /// Run the verify hook on the input (see verifyInput) and after every pass
-  /// that changed the program. Without a hook this does nothing.
+  /// that changed the program. With the hook removed this does nothing.
   bool verifyEach = true;
   /// With verifyEach, also verify the program before the first pass, so a
   /// broken input is not blamed on a pass. Off when the caller already
@@ -65,7 +76,11 @@ struct PassRunRecord {
 
 class PassManager {
 public:
-  explicit PassManager(PassContext context = {}) : context(context) {}
+  /// A pass manager that finds passes in `registry` (null:
+  /// Registry::getDefault()) and verifies with makeVerifierHook().
+  explicit PassManager(std::shared_ptr<const Registry> registry = nullptr);
+
+  const Registry &getRegistry() const { return *registry; }
 
   /// Appends a pass.
   void addPass(std::unique_ptr<Pass> pass);
@@ -79,7 +94,7 @@ public:
   /// The registry names of the passes, in order.
   std::vector<std::string> getPassNames() const;
 
-  /// Sets the verifier used by `verifyEach`; an empty hook disables it.
+  /// Replaces the verifier used by `verifyEach`; an empty hook disables it.
   void setVerifyHook(VerifyHook hook) { verifyHook = std::move(hook); }
   /// Sets the instrumentation. Pass names in printIRBefore / printIRAfter
   /// must be registered.
@@ -94,7 +109,9 @@ public:
 
   /// Runs every pass in order on `ep`. Stops at the first pass that fails
   /// or leaves the program failing verification; the error names the pass.
-  /// Reports (timing, statistics) are printed even when a pass fails.
+  /// Reports (timing, statistics) are printed even when a pass fails. A
+  /// program read or built with another registry than the manager's is
+  /// refused: its passes and its schemas would not agree.
   llvm::Error run(ExportedProgram &ep);
 
   /// One record per pass that ran in the last `run`.
@@ -113,7 +130,7 @@ private:
   llvm::Error verify(const ExportedProgram &ep, llvm::StringRef afterPass);
   void printReports() const;
 
-  PassContext context;
+  std::shared_ptr<const Registry> registry;
   std::vector<std::unique_ptr<Pass>> passes;
   VerifyHook verifyHook;
   PassInstrumentation instr;

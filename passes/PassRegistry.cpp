@@ -1,8 +1,8 @@
 //===- PassRegistry.cpp - Passes by name, and the pipeline syntax ---------===//
 //
-// Expands passes/PassRegistry.def into two constant tables (passes and
-// options) and implements lookup, creation with options, and the pipeline
-// parser and printer.
+// Expands passes/PassRegistry.def into the built-in pass table, keeps the
+// passes registered at run time in their Registry, and implements lookup,
+// creation with options, and the pipeline parser and printer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,85 +18,122 @@ namespace pt2ir {
 
 namespace {
 
-const PassInfo passTable[] = {
-#define PT2IR_PASS(NAME, CLASS, SUMMARY)                                       \
-  {NAME, #CLASS, SUMMARY, &create##CLASS},
-#include "pt2ir/passes/PassRegistry.def"
-};
-
-/// Every option of every pass; the options of one pass are contiguous. The
-/// last entry is a sentinel so the array is never empty.
-const PassOptionInfo optionTable[] = {
-#define PT2IR_PASS_OPTION(CLASS, NAME, DEFAULT, DESCRIPTION)                   \
-  {#CLASS, NAME, DEFAULT, DESCRIPTION},
-#include "pt2ir/passes/PassRegistry.def"
-    {"", "", "", ""},
-};
-
 llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-} // namespace
-
-llvm::ArrayRef<PassOptionInfo> PassInfo::getOptions() const {
-  llvm::ArrayRef<PassOptionInfo> all(optionTable);
-  all = all.drop_back(); // The sentinel.
-  const PassOptionInfo *first = llvm::find_if(
-      all, [&](const PassOptionInfo &o) { return o.passClass == className; });
-  if (first == all.end())
-    return {};
-  const PassOptionInfo *last =
-      std::find_if(first, all.end(), [&](const PassOptionInfo &o) {
-        return o.passClass != className;
-      });
-  return llvm::ArrayRef<PassOptionInfo>(first, last);
+/// The .def expanded once into PassInfos (constant after that).
+std::vector<PassInfo> buildBuiltinPasses() {
+  std::vector<PassInfo> passes;
+  // Each PT2IR_PASS_OPTION follows its pass's PT2IR_PASS line.
+#define PT2IR_PASS(NAME, CLASS, SUMMARY)                                       \
+  passes.push_back(PassInfo{NAME, SUMMARY, {}, &create##CLASS});
+#define PT2IR_PASS_OPTION(CLASS, NAME, DEFAULT, DESCRIPTION)                   \
+  passes.back().options.push_back(PassOptionInfo{NAME, DEFAULT, DESCRIPTION});
+#include "pt2ir/passes/PassRegistry.def"
+  return passes;
 }
 
+bool isValidPassName(llvm::StringRef name) {
+  return !name.empty() && llvm::all_of(name, [](char c) {
+    return llvm::isAlnum(c) || c == '-' || c == '_' || c == '.';
+  });
+}
+
+} // namespace
+
+char PassRegistry::ID = 0;
+
 const PassOptionInfo *PassInfo::findOption(llvm::StringRef optionName) const {
-  for (const PassOptionInfo &o : getOptions())
+  for (const PassOptionInfo &o : options)
     if (o.name == optionName)
       return &o;
   return nullptr;
 }
 
-llvm::ArrayRef<PassInfo> getRegisteredPasses() { return passTable; }
+llvm::ArrayRef<PassInfo> getBuiltinPasses() {
+  static const std::vector<PassInfo> builtin = buildBuiltinPasses();
+  return builtin;
+}
 
-const PassInfo *lookupPass(llvm::StringRef name) {
-  for (const PassInfo &info : passTable)
-    if (info.name == name)
-      return &info;
+std::vector<const PassInfo *> getRegisteredPasses(const Registry &registry) {
+  std::vector<const PassInfo *> all;
+  for (const PassInfo &info : getBuiltinPasses())
+    all.push_back(&info);
+  if (const auto *registered = registry.find<PassRegistry>())
+    for (const PassInfo &info : registered->getPasses())
+      all.push_back(&info);
+  return all;
+}
+
+const PassInfo *lookupPass(const Registry &registry, llvm::StringRef name) {
+  for (const PassInfo *info : getRegisteredPasses(registry))
+    if (info->name == name)
+      return info;
   return nullptr;
 }
 
-std::string listRegisteredPassNames() {
+llvm::Error registerPass(Registry &registry, PassInfo info) {
+  if (!isValidPassName(info.name))
+    return makeError("cannot register pass '" + info.name +
+                     "': a pass name is letters, digits, '-', '_' and '.'");
+  if (lookupPass(registry, info.name))
+    return makeError("cannot register pass '" + info.name +
+                     "': a pass of that name is already registered");
+  if (!info.create)
+    return makeError("cannot register pass '" + info.name +
+                     "': it has no factory");
+  std::unique_ptr<Pass> probe = info.create();
+  if (!probe)
+    return makeError("cannot register pass '" + info.name +
+                     "': its factory returned no pass");
+  if (probe->getName() != info.name)
+    return makeError("cannot register pass '" + info.name +
+                     "': its factory makes a pass named '" +
+                     probe->getName() + "'");
+  llvm::StringSet<> optionNames;
+  for (const PassOptionInfo &o : info.options)
+    if (!isValidPassName(o.name) || !optionNames.insert(o.name).second)
+      return makeError("cannot register pass '" + info.name +
+                       "': option name '" + o.name +
+                       "' is malformed or repeated");
+  registry.getOrCreate<PassRegistry>().passes.push_back(std::move(info));
+  return llvm::Error::success();
+}
+
+std::string listRegisteredPassNames(const Registry &registry) {
   std::string names;
-  for (const PassInfo &info : passTable) {
+  for (const PassInfo *info : getRegisteredPasses(registry)) {
     if (!names.empty())
       names += ", ";
-    names += info.name.str();
+    names += info->name;
   }
   return names;
 }
 
-void printRegisteredPasses(llvm::raw_ostream &os, unsigned indent) {
-  for (const PassInfo &info : passTable) {
-    os.indent(indent) << info.name << " - " << info.summary << "\n";
-    for (const PassOptionInfo &o : info.getOptions())
+void printRegisteredPasses(llvm::raw_ostream &os, const Registry &registry,
+                           unsigned indent) {
+  for (const PassInfo *info : getRegisteredPasses(registry)) {
+    os.indent(indent) << info->name << " - " << info->summary << "\n";
+    for (const PassOptionInfo &o : info->options)
       os.indent(indent + 4) << o.name << "=<" << o.defaultValue << "> - "
                             << o.description << "\n";
   }
 }
 
 llvm::Error makeUnknownPassOptionError(llvm::StringRef passName,
-                                       llvm::StringRef optionName) {
-  const PassInfo *info = lookupPass(passName);
+                                       llvm::StringRef optionName,
+                                       const PassInfo *info) {
+  if (!info)
+    for (const PassInfo &builtin : getBuiltinPasses())
+      if (builtin.name == passName)
+        info = &builtin;
   std::string known;
   if (info)
-    for (const PassOptionInfo &o : info->getOptions()) {
+    for (const PassOptionInfo &o : info->options) {
       if (!known.empty())
         known += ", ";
-      known += o.name.str();
+      known += o.name;
     }
   if (known.empty())
     return makeError("pass '" + passName + "' has no option '" + optionName +
@@ -116,21 +153,24 @@ llvm::Expected<bool> parseBoolPassOption(llvm::StringRef passName,
                    "' expects true or false, got '" + value + "'");
 }
 
-llvm::Expected<std::unique_ptr<Pass>> createPass(llvm::StringRef name,
+llvm::Expected<std::unique_ptr<Pass>> createPass(const Registry &registry,
+                                                 llvm::StringRef name,
                                                  const PassOptions &options) {
-  const PassInfo *info = lookupPass(name);
+  const PassInfo *info = lookupPass(registry, name);
   if (!info)
-    return makeError("unknown pass '" + name +
-                     "'; registered passes: " + listRegisteredPassNames());
+    return makeError("unknown pass '" + name + "'; registered passes: " +
+                     listRegisteredPassNames(registry));
   llvm::StringSet<> seen;
   for (const auto &[optionName, value] : options) {
     if (!info->findOption(optionName))
-      return makeUnknownPassOptionError(name, optionName);
+      return makeUnknownPassOptionError(name, optionName, info);
     if (!seen.insert(optionName).second)
       return makeError("pass '" + name + "': option '" + optionName +
                        "' is given more than once");
   }
   std::unique_ptr<Pass> pass = info->create();
+  if (!pass)
+    return makeError("pass '" + name + "': its factory returned no pass");
   if (auto err = pass->setOptions(options))
     return err;
   return pass;

@@ -1,72 +1,116 @@
 //===- PassRegistry.h - Passes by name; pipeline syntax ---------*- C++ -*-===//
 //
-// The table built from passes/PassRegistry.def: each pass's registry name,
-// summary and options (with defaults and descriptions), and its factory.
-// On top of it: creating a pass by name with options, and parsing the
-// pipeline syntax `dce{remove-asserts=true},canonicalize-symbols`.
+// Passes by name. The built-in ones come from passes/PassRegistry.def (each
+// pass's name, summary, options with defaults and descriptions, and
+// factory); passes defined elsewhere (a backend's, a plugin's) are added to
+// a Registry (ir/Registry.h) with registerPass and from then on are found by
+// name exactly like the built-in ones. On top of that: creating a pass by
+// name with options, and the pipeline syntax
+// `dce{remove-asserts=true},canonicalize-symbols`.
 //
-// The table is constant data; nothing here is mutable global state.
+// The built-in table is constant data; run-time registrations live in the
+// Registry they were made in. Nothing here is mutable global state.
 // Running passes is passes/PassManager.h's concern.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PT2IR_PASSES_PASSREGISTRY_H
 #define PT2IR_PASSES_PASSREGISTRY_H
 
+#include "pt2ir/ir/Registry.h"
 #include "pt2ir/passes/Pass.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace pt2ir {
 
-/// One option of a pass, from a PT2IR_PASS_OPTION line.
+/// One option of a pass: its name, default value text and description.
 struct PassOptionInfo {
-  /// The class name of the pass the option belongs to.
-  llvm::StringRef passClass;
-  llvm::StringRef name;
-  llvm::StringRef defaultValue;
-  llvm::StringRef description;
+  std::string name;
+  std::string defaultValue;
+  std::string description;
 };
 
-/// One pass, from a PT2IR_PASS line.
-struct PassInfo {
-  llvm::StringRef name;
-  llvm::StringRef className;
-  llvm::StringRef summary;
-  std::unique_ptr<Pass> (*create)();
+/// Makes a new instance of a pass.
+using PassFactory = std::function<std::unique_ptr<Pass>()>;
 
-  /// The pass's options, in .def order.
-  llvm::ArrayRef<PassOptionInfo> getOptions() const;
+/// One pass: a PT2IR_PASS line of the .def with its options, or a pass
+/// registered at run time with registerPass.
+struct PassInfo {
+  std::string name;
+  std::string summary;
+  /// The options, in the order --help lists them.
+  std::vector<PassOptionInfo> options;
+  PassFactory create;
+
   /// The option called `optionName`, or null.
   const PassOptionInfo *findOption(llvm::StringRef optionName) const;
 };
 
-/// Every registered pass, in .def order.
-llvm::ArrayRef<PassInfo> getRegisteredPasses();
+/// The passes registered at run time (by library users and pass plugins)
+/// in a Registry, after the built-in ones of the .def.
+class PassRegistry final : public RegistrySlot {
+public:
+  static char ID;
+  llvm::ArrayRef<PassInfo> getPasses() const { return passes; }
 
-/// The pass registered as `name`, or null.
-const PassInfo *lookupPass(llvm::StringRef name);
+private:
+  friend llvm::Error registerPass(Registry &registry, PassInfo info);
+  std::vector<PassInfo> passes;
+};
 
-/// `dce, canonicalize-symbols`: the registered names, for error messages.
-std::string listRegisteredPassNames();
+/// The built-in passes, in .def order.
+llvm::ArrayRef<PassInfo> getBuiltinPasses();
 
-/// Prints every pass with its summary and options (for `--help`).
-void printRegisteredPasses(llvm::raw_ostream &os, unsigned indent = 2);
+/// Every pass `registry` knows: the built-in ones in .def order, then those
+/// registered at run time, in registration order.
+std::vector<const PassInfo *> getRegisteredPasses(const Registry &registry);
 
-/// Creates the pass registered as `name` and applies `options`. An unknown
-/// pass, an unknown or repeated option, or a value the pass rejects is an
-/// error that says what exists.
+/// The pass registered as `name` in `registry`, or null.
+const PassInfo *lookupPass(const Registry &registry, llvm::StringRef name);
+
+/// Registers a pass under `info.name`, so that pipelines, the pass manager's
+/// instrumentation and pt2-opt's flags and --help know it like a built-in
+/// one. Fails on an empty or malformed name (letters, digits, '-', '_' and
+/// '.'), a name already taken (built-in or registered), a missing factory,
+/// or a factory whose pass reports another name.
+llvm::Error registerPass(Registry &registry, PassInfo info);
+
+/// Registers pass class `PassT` (default-constructible) under `name`.
+template <typename PassT>
+llvm::Error registerPass(Registry &registry, llvm::StringRef name,
+                         llvm::StringRef summary,
+                         std::vector<PassOptionInfo> options = {}) {
+  return registerPass(registry,
+                      PassInfo{name.str(), summary.str(), std::move(options),
+                               [] { return std::make_unique<PassT>(); }});
+}
+
+/// `dce, canonicalize-symbols`: the names `registry` knows, for messages.
+std::string listRegisteredPassNames(const Registry &registry);
+
+/// Prints every pass `registry` knows with its summary and options (for
+/// `--help`).
+void printRegisteredPasses(llvm::raw_ostream &os, const Registry &registry,
+                           unsigned indent = 2);
+
+/// Creates the pass registered as `name` in `registry` and applies
+/// `options`. An unknown pass, an unknown or repeated option, or a value the
+/// pass rejects is an error that says what exists.
 llvm::Expected<std::unique_ptr<Pass>>
-createPass(llvm::StringRef name, const PassOptions &options = {});
+createPass(const Registry &registry, llvm::StringRef name,
+           const PassOptions &options = {});
 
-/// The error for an option `optionName` that pass `passName` does not have;
-/// it lists the options the pass does have.
+/// The error for an option `optionName` that `pass` does not have; it lists
+/// the options `info` (if given) declares.
 llvm::Error makeUnknownPassOptionError(llvm::StringRef passName,
-                                       llvm::StringRef optionName);
+                                       llvm::StringRef optionName,
+                                       const PassInfo *info = nullptr);
 
 /// Parses a boolean option value: `true`/`false`/`1`/`0`; anything else is an
 /// error naming the pass and the option.

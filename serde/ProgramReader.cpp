@@ -914,19 +914,22 @@ bool Reader::checkExtensionTarget(llvm::StringRef target) {
   auto [ns, op] = target.drop_front().split(':');
   if (ns.empty() || op.empty() || op.contains(':'))
     return fail("malformed extension target '" + target + "': expected '#<namespace>:<op_name>'");
-  const ExtensionHandler *handler = options.registry ? options.registry->getExtension(ns) : nullptr;
+  const Registry &registry = ctx.getRegistry();
+  const OperatorRegistry &operators = registry.getOperators();
+  const ExtensionHandler *handler = operators.getExtension(ns);
   if (!handler) {
-    if (options.allowUnregisteredExtensions)
+    if (registry.allowsUnregisteredExtensions())
       return true;
     std::string known;
-    if (options.registry)
-      for (const std::string &n : options.registry->namespaces())
-        if (options.registry->getExtension(n))
-          known += (known.empty() ? "" : ", ") + n;
+    for (const std::string &n : operators.namespaces())
+      if (operators.getExtension(n))
+        known += (known.empty() ? "" : ", ") + n;
     return fail("extension namespace '" + ns + "' of target '" + target +
                 "' is not registered (registered extension namespaces: " +
                 (known.empty() ? std::string("none") : known) +
-                "); register a handler, or keep it opaque with --allow-unregistered-extensions");
+                "); register its operators (pt2-opt --extension-schemas=FILE, "
+                "or a plugin with --load-pass-plugin), or accept its targets "
+                "unchecked with --allow-unregistered-extensions");
   }
   if (!handler->getSchema(op))
     return fail("extension namespace '" + ns + "' has no operator '" + op + "'");
@@ -1764,7 +1767,7 @@ llvm::Expected<ExportedProgram> readProgram(llvm::StringRef json, const ReadOpti
       return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: error: upgrader failed: %s",
                                      options.fileName.c_str(), llvm::toString(std::move(err)).c_str());
   }
-  ExportedProgram ep;
+  ExportedProgram ep(options.registry);
   Reader reader(ep.getContext(), options);
   if (!reader.readProgram(doc, ep))
     return llvm::createStringError(llvm::inconvertibleErrorCode(), reader.takeError());

@@ -18,6 +18,7 @@
 #include "llvm/Support/Error.h"
 #include <rapidjson/document.h>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,15 +36,11 @@ struct SchemaUpgrader {
       fn;
 };
 
-class OperatorRegistry;
-
 struct ReadOptions {
-  /// Resolves `#namespace:op` extension targets; null means no extension
-  /// namespaces are registered.
-  const OperatorRegistry *registry = nullptr;
-  /// Keep extension targets of unregistered namespaces as opaque strings
-  /// instead of rejecting them.
-  bool allowUnregisteredExtensions = false;
+  /// The registry the program is read against and keeps (see
+  /// ir/Registry.h): it resolves `#namespace:op` extension targets and says
+  /// whether unregistered ones are accepted. Null: Registry::getDefault().
+  std::shared_ptr<const Registry> registry;
   /// Shown in error messages.
   std::string fileName = "<input>";
   /// Deepest JSON nesting accepted (arrays and objects).

@@ -1202,7 +1202,7 @@ bool StreamReader::readProgram(ExportedProgram &ep) {
 
 std::optional<ExportedProgram>
 readProgramStreaming(llvm::StringRef json, const ReadOptions &options) {
-  ExportedProgram ep;
+  ExportedProgram ep(options.registry);
   StreamReader reader(json, ep.getContext(), options);
   if (!reader.readProgram(ep))
     return std::nullopt;

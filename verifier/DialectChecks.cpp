@@ -102,10 +102,22 @@ private:
   void checkExtension(const Node &n, const TargetInfo &info) {
     if (ctx.schemaOf(n))
       return;
-    if (!ctx.registry().getExtension(info.ns))
+    if (!ctx.registry().getExtension(info.ns)) {
+      if (ctx.program().getRegistry().allowsUnregisteredExtensions()) {
+        ctx.warning("unregistered-extension-op", ctx.nodePath(n) + ".target",
+                    n.getName(), ctx.nodeOrder(n),
+                    "extension namespace '" + info.ns +
+                        "' is not registered; target '" + n.getTarget() +
+                        "' was accepted unchecked "
+                        "(--allow-unregistered-extensions)");
+        return;
+      }
       unknown(n, "no extension handler for namespace '" + info.ns +
-                     "' (target '" + n.getTarget() + "')");
-    else
+                     "' (target '" + n.getTarget() +
+                     "'); register its operators (--extension-schemas=FILE "
+                     "or a plugin), or accept them unchecked with "
+                     "--allow-unregistered-extensions");
+    } else
       unknown(n, "extension namespace '" + info.ns + "' has no operator '" +
                      info.op + "'");
   }

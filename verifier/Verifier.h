@@ -30,8 +30,6 @@
 
 namespace pt2ir {
 
-class OperatorRegistry;
-
 struct VerifyOptions {
   /// Dialect to check ("ATEN", "TRAINING"); empty means the program's own
   /// `verifiers` field decides.
@@ -40,8 +38,6 @@ struct VerifyOptions {
   bool verifyOps = false;
   /// Require every aten operator to carry the `core` tag.
   bool coreAten = false;
-  /// Schemas (with extension namespaces); null means the built-in table.
-  const OperatorRegistry *registry = nullptr;
   /// Optional: the number of leaves of a treespec string, or nullopt when it
   /// cannot tell (for example a node type it does not know). When set, the
   /// root module-call-graph entry's in_spec/out_spec leaf counts are compared

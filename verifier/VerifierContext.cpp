@@ -19,13 +19,8 @@ static constexpr unsigned SubBits = 20;
 
 VerifierContext::VerifierContext(const ExportedProgram &program,
                                  const VerifyOptions &options)
-    : ep(program), opts(options) {
-  if (opts.registry) {
-    registryPtr = opts.registry;
-  } else {
-    ownedRegistry = std::make_unique<OperatorRegistry>();
-    registryPtr = ownedRegistry.get();
-  }
+    : ep(program), opts(options),
+      registryPtr(&program.getRegistry().getOperators()) {
   nodeInfos.reserve(ep.getGraph().size());
   layOut(ep.getGraph(), "graph_module.graph", 0);
   sectionsUnit = nextUnit;

@@ -134,7 +134,6 @@ private:
 
   const ExportedProgram &ep;
   const VerifyOptions &opts;
-  std::unique_ptr<OperatorRegistry> ownedRegistry;
   const OperatorRegistry *registryPtr = nullptr;
 
   std::vector<const Graph *> graphList;

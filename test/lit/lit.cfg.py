@@ -15,5 +15,6 @@ path = os.pathsep.join([config.pt2ir_tools_dir, config.llvm_tools_dir,
 config.environment["PATH"] = path
 config.substitutions.append(("%cmp-json", config.python_executable + " " + os.path.join(os.path.dirname(__file__), "Inputs", "cmp-json.py")))
 config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%plugins", config.pt2ir_plugins_dir))
 config.substitutions.append(("%corpus", os.path.join(config.pt2ir_src_root, "test", "corpus")))
 config.substitutions.append(("%examples", os.path.join(config.pt2ir_src_root, "examples")))

@@ -61,7 +61,7 @@ std::string program(const std::string &a, const std::string &b,
 
 /// Runs canonicalize-symbols; returns the written program ("" on error).
 std::string canonicalize(ExportedProgram &ep, bool *changed = nullptr) {
-  auto pass = createPass("canonicalize-symbols");
+  auto pass = createPass(*Registry::getDefault(), "canonicalize-symbols");
   EXPECT_TRUE(bool(pass));
   if (!pass)
     return llvm::toString(pass.takeError());
@@ -206,7 +206,7 @@ TEST(CanonicalizeSymbolsTest, UnparsableExpressionsAreErrors) {
   g.tensors = {{"x", tensorMeta({"s0 +* 1"})}};
   auto ep = readProgram(programJson(g));
   ASSERT_TRUE(bool(ep)) << llvm::toString(ep.takeError());
-  auto pass = createPass("canonicalize-symbols");
+  auto pass = createPass(*Registry::getDefault(), "canonicalize-symbols");
   ASSERT_TRUE(bool(pass));
   PassContext ctx;
   auto result = (*pass)->run(*ep, ctx);

@@ -39,15 +39,13 @@ std::string unary(const std::string &op, const std::string &in,
 
 /// Runs dce with `options`; returns the `nodes-erased` statistic (-1 on error).
 int64_t runDCE(ExportedProgram &ep, const PassOptions &options = {},
-               const OperatorRegistry *registry = nullptr,
                bool *changed = nullptr) {
-  auto pass = createPass("dce", options);
+  auto pass = createPass(*Registry::getDefault(), "dce", options);
   if (!pass) {
     ADD_FAILURE() << llvm::toString(pass.takeError());
     return -1;
   }
   PassContext ctx;
-  ctx.registry = registry;
   auto result = (*pass)->run(ep, ctx);
   if (!result) {
     ADD_FAILURE() << llvm::toString(result.takeError());
@@ -71,7 +69,7 @@ TEST(DCETest, ErasesADeadChainInOneRunAndKeepsInputsAndOutputs) {
   g.f32({"x", "y", "relu", "neg", "exp", "mul"});
   ExportedProgram ep = readOrFail(programJson(g));
   bool changed = false;
-  EXPECT_EQ(runDCE(ep, {}, nullptr, &changed), 3);
+  EXPECT_EQ(runDCE(ep, {}, &changed), 3);
   EXPECT_TRUE(changed);
   EXPECT_EQ(nodeNames(ep.getGraph()), std::vector<std::string>{"relu"});
   // The unused input y stays, and the signature still matches the graph.
@@ -83,7 +81,7 @@ TEST(DCETest, ErasesADeadChainInOneRunAndKeepsInputsAndOutputs) {
   EXPECT_EQ(writeProgram(ep).find("\"neg\""), std::string::npos);
 
   // A second run finds nothing.
-  EXPECT_EQ(runDCE(ep, {}, nullptr, &changed), 0);
+  EXPECT_EQ(runDCE(ep, {}, &changed), 0);
   EXPECT_FALSE(changed);
 }
 
@@ -160,7 +158,7 @@ TEST(DCETest, KeepsAssertsAndTheConditionsTheyRead) {
 
 TEST(DCETest, RemoveAssertsAlsoErasesTheirConditions) {
   ExportedProgram ep = assertProgram();
-  auto pass = createPass("dce", {{"remove-asserts", "true"}});
+  auto pass = createPass(*Registry::getDefault(), "dce", {{"remove-asserts", "true"}});
   ASSERT_TRUE(bool(pass)) << llvm::toString(pass.takeError());
   PassContext ctx;
   auto changed = (*pass)->run(ep, ctx);
@@ -201,13 +199,13 @@ TEST(DCETest, UnknownTargetsStayAndSchemasDecideForCustomOps) {
   ExportedProgram unknown = readOrFail(programJson(g, "{}", "[]"));
   EXPECT_EQ(runDCE(unknown), 0);
 
-  OperatorRegistry registry;
-  ASSERT_FALSE(
-      bool(registry.registerSchema("mylib::scale(Tensor x) -> Tensor")));
-  ASSERT_FALSE(
-      bool(registry.registerSchema("mylib::log_tensor(Tensor x) -> ()")));
-  ExportedProgram known = readOrFail(programJson(g, "{}", "[]"));
-  EXPECT_EQ(runDCE(known, {}, &registry), 1);
+  auto registry = std::make_shared<Registry>();
+  ASSERT_FALSE(bool(registry->getOperators().registerSchema(
+      "mylib::scale(Tensor x) -> Tensor")));
+  ASSERT_FALSE(bool(registry->getOperators().registerSchema(
+      "mylib::log_tensor(Tensor x) -> ()")));
+  ExportedProgram known = readOrFail(programJson(g, "{}", "[]"), registry);
+  EXPECT_EQ(runDCE(known, {}), 1);
   EXPECT_EQ(
       nodeNames(known.getGraph()),
       (std::vector<std::string>{"log_tensor", "packet", "helper", "relu"}));
@@ -298,13 +296,13 @@ TEST(DCETest, HopImpureBodiesFalseErasesThemToo) {
 }
 
 TEST(DCETest, BadOptionsAreErrorsThatListTheOptions) {
-  auto bad = createPass("dce", {{"remove-assert", "true"}});
+  auto bad = createPass(*Registry::getDefault(), "dce", {{"remove-assert", "true"}});
   ASSERT_FALSE(bool(bad));
   EXPECT_EQ(llvm::toString(bad.takeError()),
             "pass 'dce' has no option 'remove-assert'; its options are: "
             "remove-asserts, "
             "keep-random, hop-impure-bodies");
-  auto value = createPass("dce", {{"keep-random", "yes"}});
+  auto value = createPass(*Registry::getDefault(), "dce", {{"keep-random", "yes"}});
   ASSERT_FALSE(bool(value));
   EXPECT_EQ(
       llvm::toString(value.takeError()),
@@ -370,7 +368,7 @@ Node *append(Graph &g, llvm::StringRef target,
 }
 
 double secondsToErase(Graph &g, int64_t expected) {
-  OpEffects effects(nullptr);
+  OpEffects effects(*Registry::getDefault());
   auto start = std::chrono::steady_clock::now();
   auto stats = eliminateDeadCode(g, effects);
   double seconds =
@@ -446,7 +444,7 @@ std::unique_ptr<Graph> nestedBranch(IRContext &ctx, unsigned depth) {
 TEST(DCETest, RefusesSubgraphsNestedBeyondTheCap) {
   ExportedProgram shallow;
   shallow.graphModule.graph = nestedBranch(shallow.getContext(), 20);
-  OpEffects effects(nullptr);
+  OpEffects effects(*Registry::getDefault());
   auto ok = eliminateDeadCode(shallow.getGraph(), effects);
   ASSERT_TRUE(bool(ok)) << llvm::toString(ok.takeError());
   EXPECT_EQ(ok->subgraphsVisited, 20);
@@ -480,7 +478,7 @@ TEST(DCETest, SeparateProgramsCanBeCleanedConcurrently) {
 //===----------------------------------------------------------------------===//
 
 TEST(OpEffectsTest, ClassifiesTargets) {
-  OpEffects effects(nullptr);
+  OpEffects effects(*Registry::getDefault());
   auto effect = [&](llvm::StringRef target) {
     return effects.getTargetEffect(target);
   };
@@ -535,7 +533,7 @@ TEST(OpEffectsTest, PolicyChangesAssertsAndRandomOps) {
   EffectsPolicy policy;
   policy.assertsArePure = true;
   policy.randomIsImpure = true;
-  OpEffects effects(nullptr, policy);
+  OpEffects effects(*Registry::getDefault(), policy);
   EXPECT_EQ(effects.getTargetEffect("torch.ops.aten._assert_scalar.default"),
             NodeEffect::None);
   EXPECT_EQ(effects.getTargetEffect("torch.ops.aten.rand.default"),
@@ -548,7 +546,7 @@ TEST(OpEffectsTest, PolicyChangesAssertsAndRandomOps) {
 
 TEST(OpEffectsTest, NodeLevelEffects) {
   ExportedProgram ep = assertProgram();
-  OpEffects effects(nullptr);
+  OpEffects effects(*Registry::getDefault());
   std::vector<NodeEffect> got;
   for (const Node &n : ep.getGraph().getNodes())
     got.push_back(effects.getEffect(n));

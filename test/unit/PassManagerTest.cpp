@@ -43,57 +43,56 @@ TEST(PassRegistryTest, EveryDefEntryIsRegisteredOnceAndCreatesItself) {
 #define PT2IR_PASS_OPTION(CLASS, NAME, DEFAULT, DESCRIPTION) +1
 #include "pt2ir/passes/PassRegistry.def"
       ;
-  ASSERT_EQ(getRegisteredPasses().size(), defPasses);
+  ASSERT_EQ(getBuiltinPasses().size(), defPasses);
   std::set<std::string> names;
   size_t options = 0;
-  for (const PassInfo &info : getRegisteredPasses()) {
-    EXPECT_TRUE(names.insert(info.name.str()).second) << info.name.str();
-    EXPECT_FALSE(info.summary.empty()) << info.name.str();
-    EXPECT_EQ(lookupPass(info.name), &info);
+  for (const PassInfo &info : getBuiltinPasses()) {
+    EXPECT_TRUE(names.insert(info.name).second) << info.name;
+    EXPECT_FALSE(info.summary.empty()) << info.name;
+    EXPECT_EQ(lookupPass(*Registry::getDefault(), info.name), &info);
     std::unique_ptr<Pass> pass = info.create();
     ASSERT_NE(pass, nullptr);
     EXPECT_EQ(pass->getName(), info.name);
     std::set<std::string> optionNames;
-    for (const PassOptionInfo &o : info.getOptions()) {
-      EXPECT_EQ(o.passClass, info.className);
-      EXPECT_TRUE(optionNames.insert(o.name.str()).second) << o.name.str();
+    for (const PassOptionInfo &o : info.options) {
+      EXPECT_TRUE(optionNames.insert(o.name).second) << o.name;
       EXPECT_EQ(info.findOption(o.name), &o);
       EXPECT_FALSE(o.description.empty());
       // Every default is accepted by the pass.
       EXPECT_EQ(
-          errorText(pass->setOptions({{o.name.str(), o.defaultValue.str()}})),
+          errorText(pass->setOptions({{o.name, o.defaultValue}})),
           "");
     }
-    options += info.getOptions().size();
+    options += info.options.size();
   }
   // Options of a pass must follow its PT2IR_PASS line; a stray one would be
   // missed here.
   EXPECT_EQ(options, defOptions);
   EXPECT_TRUE(names.count("dce"));
   EXPECT_TRUE(names.count("canonicalize-symbols"));
-  EXPECT_EQ(lookupPass("nope"), nullptr);
+  EXPECT_EQ(lookupPass(*Registry::getDefault(), "nope"), nullptr);
   EXPECT_EQ(createDeadCodeEliminationPass()->getName(), "dce");
   EXPECT_EQ(createCanonicalizeSymbolsPass()->getName(), "canonicalize-symbols");
 }
 
 TEST(PassRegistryTest, DceOptionsAreListedWithDefaults) {
-  const PassInfo *dce = lookupPass("dce");
+  const PassInfo *dce = lookupPass(*Registry::getDefault(), "dce");
   ASSERT_NE(dce, nullptr);
   std::vector<std::string> got;
-  for (const PassOptionInfo &o : dce->getOptions())
-    got.push_back((o.name + "=" + o.defaultValue).str());
+  for (const PassOptionInfo &o : dce->options)
+    got.push_back(o.name + "=" + o.defaultValue);
   EXPECT_EQ(got, (std::vector<std::string>{"remove-asserts=false",
                                            "keep-random=false",
                                            "hop-impure-bodies=true"}));
   std::string help;
   llvm::raw_string_ostream os(help);
-  printRegisteredPasses(os);
+  printRegisteredPasses(os, *Registry::getDefault());
   EXPECT_NE(help.find("  dce - "), std::string::npos);
   EXPECT_NE(help.find("      remove-asserts=<false> - "), std::string::npos);
 }
 
 TEST(PassRegistryTest, CreatePassErrorsSayWhatExists) {
-  auto unknown = createPass("dse");
+  auto unknown = createPass(*Registry::getDefault(), "dse");
   ASSERT_FALSE(bool(unknown));
   std::string message = errorText(unknown.takeError());
   EXPECT_EQ(
@@ -103,16 +102,16 @@ TEST(PassRegistryTest, CreatePassErrorsSayWhatExists) {
       0u)
       << message;
 
-  auto noOptions = createPass("canonicalize-symbols", {{"x", "1"}});
+  auto noOptions = createPass(*Registry::getDefault(), "canonicalize-symbols", {{"x", "1"}});
   EXPECT_EQ(
       errorText(noOptions.takeError()),
       "pass 'canonicalize-symbols' has no option 'x': it takes no options");
   auto twice =
-      createPass("dce", {{"keep-random", "true"}, {"keep-random", "false"}});
+      createPass(*Registry::getDefault(), "dce", {{"keep-random", "true"}, {"keep-random", "false"}});
   EXPECT_EQ(errorText(twice.takeError()),
             "pass 'dce': option 'keep-random' is given more than once");
   auto good =
-      createPass("dce", {{"remove-asserts", "1"}, {"hop-impure-bodies", "0"}});
+      createPass(*Registry::getDefault(), "dce", {{"remove-asserts", "1"}, {"hop-impure-bodies", "0"}});
   EXPECT_TRUE(bool(good)) << errorText(good.takeError());
 }
 
@@ -362,8 +361,8 @@ TEST(PassManagerTest, PrintsTimingAndStatisticsReports) {
   EXPECT_NE(out.find("%)  a\n"), std::string::npos);
   EXPECT_NE(out.find("%)  b\n"), std::string::npos);
   EXPECT_NE(out.find("(100.0%)  Total\n"), std::string::npos);
-  // No hook: no verifier row.
-  EXPECT_EQ(out.find("(verifier)"), std::string::npos);
+  // The default verifier runs, and gets its own row.
+  EXPECT_NE(out.find("%)  (verifier)\n"), std::string::npos) << out;
   EXPECT_NE(out.find("... Pass statistics report ..."), std::string::npos);
   EXPECT_NE(out.find("a\n  (S) 1 runs\n  (S) 2 things\nb (no change)\n"),
             std::string::npos)
@@ -394,7 +393,7 @@ TEST(PassManagerTest, RunPassPipelinePrefixesErrorsWithTheFile) {
   std::string diag;
   llvm::raw_string_ostream os(diag);
   dce.instrumentation.passStatistics = true;
-  EXPECT_EQ(errorText(runPassPipeline(ep, "m.json", dce, hook, {}, os)), "");
+  EXPECT_EQ(errorText(runPassPipeline(ep, "m.json", dce, hook, os)), "");
   os.flush();
   EXPECT_EQ(calls, 2); // The input, and after dce changed it.
 
@@ -402,7 +401,7 @@ TEST(PassManagerTest, RunPassPipelinePrefixesErrorsWithTheFile) {
   ExportedProgram again = smallProgram();
   calls = 0;
   dce.instrumentation.verifyInput = false;
-  EXPECT_EQ(errorText(runPassPipeline(again, "m.json", dce, hook, {}, os)), "");
+  EXPECT_EQ(errorText(runPassPipeline(again, "m.json", dce, hook, os)), "");
   EXPECT_EQ(calls, 1);
   EXPECT_EQ(nodeNames(ep.getGraph()), std::vector<std::string>{"relu"});
   EXPECT_NE(diag.find("dce\n  (S) 1 nodes-erased\n"), std::string::npos)
@@ -424,7 +423,7 @@ TEST(PassManagerTest, TheVerifierHookReportsDiagnostics) {
 
 TEST(PassCLOptionsTest, FlagsBecomeAPipelineInCommandLineOrder) {
   llvm::cl::OptionCategory category("test");
-  PassCLOptions options(category);
+  PassCLOptions options(category, *Registry::getDefault());
   const char *argv[] = {"pt2-opt",
                         "--canonicalize-symbols",
                         "--pass-pipeline=dce{keep-random=true},dce",
@@ -460,3 +459,142 @@ TEST(PassCLOptionsTest, FlagsBecomeAPipelineInCommandLineOrder) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Passes registered at run time, and the one registry
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A pass defined outside pt2ir: counts the nodes, changes nothing.
+class CountNodesPass final : public Pass {
+public:
+  llvm::StringRef getName() const override { return "count-nodes"; }
+  llvm::Error setOptions(const PassOptions &options) override {
+    for (const auto &[name, value] : options)
+      if (name != "scale")
+        return makeUnknownPassOptionError(getName(), name);
+      else
+        scale = std::stoi(value);
+    return llvm::Error::success();
+  }
+  llvm::Expected<bool> run(ExportedProgram &ep, PassContext &) override {
+    addStatistic("nodes", scale * int64_t(ep.getGraph().size()));
+    return false;
+  }
+
+private:
+  int scale = 1;
+};
+} // namespace
+
+TEST(RegisteredPassTest, WorksLikeABuiltinPassInItsRegistryOnly) {
+  auto registry = std::make_shared<Registry>();
+  ASSERT_EQ(errorText(registerPass<CountNodesPass>(
+                *registry, "count-nodes", "Count nodes",
+                {{"scale", "1", "Multiply the count"}})),
+            "");
+  const PassInfo *info = lookupPass(*registry, "count-nodes");
+  ASSERT_NE(info, nullptr);
+  EXPECT_EQ(getRegisteredPasses(*registry).back(), info);
+  EXPECT_NE(lookupPass(*registry, "dce"), nullptr);
+  EXPECT_EQ(lookupPass(*Registry::getDefault(), "count-nodes"), nullptr);
+  EXPECT_NE(listRegisteredPassNames(*registry).find(", count-nodes"),
+            std::string::npos);
+  std::string help;
+  llvm::raw_string_ostream os(help);
+  printRegisteredPasses(os, *registry);
+  EXPECT_NE(help.find("  count-nodes - Count nodes\n      scale=<1> - "),
+            std::string::npos)
+      << help;
+
+  // In a pipeline, with an option, next to a built-in pass.
+  PassManager pm(registry);
+  ASSERT_EQ(errorText(pm.addPipeline("count-nodes{scale=3},dce")), "");
+  PassInstrumentation instr;
+  instr.printIRAfter = {"count-nodes"};
+  ASSERT_EQ(errorText(pm.setInstrumentation(instr)), "");
+  std::string dumps;
+  llvm::raw_string_ostream dumpStream(dumps);
+  pm.setDiagnosticStream(dumpStream);
+  ExportedProgram ep = readOrFail(programJson([] {
+    GraphSpec g;
+    g.inputs = {"x"};
+    g.nodes = {nodeJson("torch.ops.aten.relu.default",
+                        {{"self", tensorArg("x")}}, {tensorArg("relu")},
+                        "relu")};
+    g.outputs = {"relu"};
+    g.f32({"x", "relu"});
+    return g;
+  }()),
+                                registry);
+  ASSERT_EQ(errorText(pm.run(ep)), "");
+  EXPECT_EQ(pm.getRunRecords()[0].statistics.at("nodes"), 3);
+  EXPECT_NE(dumps.find("IR Dump After count-nodes"), std::string::npos);
+
+  // Unknown options are caught before the pass sees them.
+  EXPECT_EQ(errorText(createPass(*registry, "count-nodes", {{"x", "1"}})
+                          .takeError()),
+            "pass 'count-nodes' has no option 'x'; its options are: scale");
+}
+
+TEST(RegisteredPassTest, BadRegistrationsAreRefused) {
+  Registry registry;
+  EXPECT_EQ(errorText(registerPass<CountNodesPass>(registry, "dce", "x")),
+            "cannot register pass 'dce': a pass of that name is already "
+            "registered");
+  EXPECT_EQ(errorText(registerPass<CountNodesPass>(registry, "other", "x")),
+            "cannot register pass 'other': its factory makes a pass named "
+            "'count-nodes'");
+  EXPECT_EQ(errorText(registerPass<CountNodesPass>(registry, "bad name", "x")),
+            "cannot register pass 'bad name': a pass name is letters, "
+            "digits, '-', '_' and '.'");
+  EXPECT_EQ(errorText(registerPass(registry, PassInfo{"no-factory", "", {}, {}})),
+            "cannot register pass 'no-factory': it has no factory");
+  ASSERT_EQ(errorText(registerPass<CountNodesPass>(registry, "count-nodes", "x")),
+            "");
+  EXPECT_EQ(errorText(registerPass<CountNodesPass>(registry, "count-nodes", "x")),
+            "cannot register pass 'count-nodes': a pass of that name is "
+            "already registered");
+}
+
+TEST(RegistryTest, ProgramsCarryTheirRegistryAndThePassManagerChecksIt) {
+  auto registry = std::make_shared<Registry>();
+  ExportedProgram built(registry);
+  EXPECT_EQ(&built.getRegistry(), registry.get());
+  EXPECT_EQ(&built.clone().getRegistry(), registry.get());
+  ExportedProgram plain;
+  EXPECT_EQ(&plain.getRegistry(), Registry::getDefault().get());
+
+  PassManager defaultManager;
+  defaultManager.addPass(createDeadCodeEliminationPass());
+  EXPECT_EQ(errorText(defaultManager.run(built)),
+            "the program was read or built with another registry than the "
+            "pass manager's; create the PassManager with the program's "
+            "registry (PassManager(program.getRegistryPtr()))");
+  PassManager matching(built.getRegistryPtr());
+  matching.addPass(createDeadCodeEliminationPass());
+  // The default verifier runs on the input: an empty program has no root
+  // module call entry.
+  EXPECT_NE(errorText(matching.run(built)).find("[module-call-graph-root]"),
+            std::string::npos);
+  matching.setVerifyHook({});
+  EXPECT_EQ(errorText(matching.run(built)), "");
+}
+
+namespace {
+struct BackendConfig final : RegistrySlot {
+  static char ID;
+  int level = 0;
+};
+char BackendConfig::ID = 0;
+} // namespace
+
+TEST(RegistryTest, SlotsAreCreatedOnceAndFoundByType) {
+  Registry registry;
+  EXPECT_EQ(registry.find<BackendConfig>(), nullptr);
+  registry.getOrCreate<BackendConfig>().level = 3;
+  EXPECT_EQ(registry.getOrCreate<BackendConfig>().level, 3);
+  const Registry &view = registry;
+  ASSERT_NE(view.find<BackendConfig>(), nullptr);
+  EXPECT_EQ(view.find<BackendConfig>()->level, 3);
+}

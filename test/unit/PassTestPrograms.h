@@ -176,8 +176,13 @@ inline std::string programJson(const GraphSpec &g,
 }
 
 /// Reads `json`, failing the current test on error.
-inline ExportedProgram readOrFail(const std::string &json) {
-  auto ep = readProgram(json);
+/// Reads `json` against `registry` (null: the default registry).
+inline ExportedProgram
+readOrFail(const std::string &json,
+           std::shared_ptr<const Registry> registry = nullptr) {
+  ReadOptions options;
+  options.registry = registry;
+  auto ep = readProgram(json, options);
   if (!ep) {
     ADD_FAILURE() << llvm::toString(ep.takeError()) << "\n" << json;
     return ExportedProgram();

@@ -367,13 +367,14 @@ TEST(VerifierReporting, CustomRegistryMakesCustomOperatorsKnown) {
   std::string graph =
       graphJson(unaryNode("torch.ops.mylib.frobnicate.default", "x", "f"), "f",
                 tensorValues({"x", "f"}));
-  ExportedProgram ep = read(programJson(graph, "f"));
-  OperatorRegistry registry;
-  ASSERT_FALSE(bool(registry.registerSchema(
+  auto registry = std::make_shared<Registry>();
+  ASSERT_FALSE(bool(registry->getOperators().registerSchema(
       "mylib::frobnicate(Tensor input, int level=1) -> Tensor")));
-  VerifyOptions options;
-  options.registry = &registry;
-  std::vector<Diagnostic> diags = verifyProgram(ep, options);
+  ReadOptions readOptions;
+  readOptions.registry = registry;
+  ExportedProgram ep =
+      llvm::cantFail(readProgram(programJson(graph, "f"), readOptions));
+  std::vector<Diagnostic> diags = verifyProgram(ep);
   // Known now, so its arguments are checked: the node passes `self`.
   ASSERT_EQ(rules(diags), (std::vector<std::string>{"schema-unknown-argument",
                                                     "schema-missing-argument"}))

@@ -54,20 +54,7 @@ struct DiffCLOptions {
   llvm::cl::opt<bool> quiet{
       "q", llvm::cl::desc("Print nothing; only the exit status tells"),
       llvm::cl::cat(category)};
-  llvm::cl::list<std::string> opSchemas{
-      "op-schemas",
-      llvm::cl::desc("Register custom operator schemas, one per line"),
-      llvm::cl::value_desc("file"), llvm::cl::cat(category)};
-  llvm::cl::list<std::string> extensionSchemas{
-      "extension-schemas",
-      llvm::cl::desc(
-          "Register extension namespaces for '#ns:op' targets from schemas"),
-      llvm::cl::value_desc("file"), llvm::cl::cat(category)};
-  llvm::cl::opt<bool> allowUnregisteredExtensions{
-      "allow-unregistered-extensions",
-      llvm::cl::desc(
-          "Keep '#ns:op' targets of unregistered namespaces as opaque strings"),
-      llvm::cl::cat(category)};
+  RegistryCLOptions registry{category};
 };
 
 /// Exit statuses.
@@ -92,6 +79,9 @@ struct ModuleDiff {
 
 int pt2DiffMain(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  auto registry = std::make_shared<Registry>();
+  if (auto err = loadPluginsFromArgs(argc, argv, *registry))
+    return reportError(std::move(err));
   DiffCLOptions opts;
   llvm::cl::HideUnrelatedOptions(opts.category);
   if (!llvm::cl::ParseCommandLineOptions(
@@ -106,12 +96,10 @@ int pt2DiffMain(int argc, char **argv) {
     if (auto err = applyDiffIgnore(word, diffOptions))
       return reportError(std::move(err));
 
-  auto registry = buildRegistry(opts.opSchemas, opts.extensionSchemas);
-  if (!registry)
-    return reportError(registry.takeError());
+  if (auto err = applyRegistryOptions(opts.registry, *registry))
+    return reportError(std::move(err));
   ReadOptions readOptions;
-  readOptions.registry = registry->get();
-  readOptions.allowUnregisteredExtensions = opts.allowUnregisteredExtensions;
+  readOptions.registry = registry;
   if (opts.inputA == "-" && opts.inputB == "-")
     return reportError(
         llvm::createStringError(llvm::inconvertibleErrorCode(),

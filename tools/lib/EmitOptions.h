@@ -11,12 +11,9 @@
 
 namespace pt2ir {
 
-class OperatorRegistry;
-
+/// Positional vs keyword inputs without a stored kind are decided from the
+/// schemas of the program's registry.
 struct EmitOptions {
-  /// Schemas used to decide positional vs keyword for inputs without a
-  /// stored kind; null means the built-in aten table.
-  const OperatorRegistry *registry = nullptr;
   /// Show each value's type (`f32[s0, 3]`): trailing comments in Python,
   /// a label line in Graphviz.
   bool showTypes = true;

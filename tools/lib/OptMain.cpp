@@ -38,6 +38,9 @@ namespace {
 enum class EmitKind { Json, Text, Python, Dot };
 
 struct OptOptions {
+  /// `registry` has the plugins loaded already, so their passes get flags.
+  explicit OptOptions(const Registry &registry) : passes(category, registry) {}
+
   llvm::cl::OptionCategory category{"pt2-opt options"};
   llvm::cl::opt<std::string> input{llvm::cl::Positional,
                                    llvm::cl::desc("<input program: .json, .pt2, or - for stdin>"),
@@ -55,17 +58,7 @@ struct OptOptions {
                                    llvm::cl::value_desc("name"), llvm::cl::cat(category)};
   llvm::cl::opt<bool> list{"list", llvm::cl::desc("List what a .pt2 archive holds and exit"),
                            llvm::cl::cat(category)};
-  llvm::cl::list<std::string> opSchemas{
-      "op-schemas", llvm::cl::desc("Register custom operator schemas, one per line (mylib::op(Tensor x) -> Tensor)"),
-      llvm::cl::value_desc("file"), llvm::cl::cat(category)};
-  llvm::cl::list<std::string> extensionSchemas{
-      "extension-schemas",
-      llvm::cl::desc("Register extension namespaces for '#ns:op' targets from schemas, one per line"),
-      llvm::cl::value_desc("file"), llvm::cl::cat(category)};
-  llvm::cl::opt<bool> allowUnregisteredExtensions{
-      "allow-unregistered-extensions",
-      llvm::cl::desc("Keep '#ns:op' targets of unregistered namespaces as opaque strings"),
-      llvm::cl::cat(category)};
+  RegistryCLOptions registry{category};
   llvm::cl::opt<bool> stats{"stats", llvm::cl::desc("Print statistics instead of the program"),
                             llvm::cl::cat(category)};
   llvm::cl::opt<StatsFormat> statsFormat{
@@ -77,7 +70,7 @@ struct OptOptions {
                                     llvm::cl::desc("Show node metadata in text, python and dot output"),
                                     llvm::cl::cat(category)};
   VerifierCLOptions verifier{category};
-  PassCLOptions passes{category};
+  PassCLOptions passes;
   llvm::cl::opt<bool> verifyRoundTrip{
       "verify-roundtrip",
       llvm::cl::desc("Write, read back and compare in memory and as bytes; fail on any difference"),
@@ -123,7 +116,14 @@ static void removeLLVMStatsOption() {
 int pt2OptMain(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   removeLLVMStatsOption();
-  OptOptions opts;
+  // The one registry of this run: plugins first, so that their passes get
+  // flags and show in --help; schema files once the flags are parsed.
+  auto registry = std::make_shared<Registry>();
+  if (auto err = loadPluginsFromArgs(argc, argv, *registry)) {
+    llvm::errs() << "pt2-opt: " << llvm::toString(std::move(err)) << "\n";
+    return 1;
+  }
+  OptOptions opts(*registry);
   llvm::cl::HideUnrelatedOptions(opts.category);
   llvm::cl::ParseCommandLineOptions(argc, argv, "pt2ir optimizer driver\n");
 
@@ -142,12 +142,10 @@ int pt2OptMain(int argc, char **argv) {
   };
   ProgressAwareStream diagnostics(progress, llvm::errs());
 
-  auto registry = buildRegistry(opts.opSchemas, opts.extensionSchemas);
-  if (!registry)
-    return fail(registry.takeError());
+  if (auto err = applyRegistryOptions(opts.registry, *registry))
+    return fail(std::move(err));
   ReadOptions readOptions;
-  readOptions.registry = registry->get();
-  readOptions.allowUnregisteredExtensions = opts.allowUnregisteredExtensions;
+  readOptions.registry = registry;
 
   uint64_t inputSize = 0;
   if (opts.input == "-")
@@ -170,7 +168,7 @@ int pt2OptMain(int argc, char **argv) {
   int verifyRc = 0;
   for (LoadedProgram &lp : input->programs) {
     progress.setStage("verifying " + lp.displayName);
-    if (int rc = runVerifierStage(lp.program, lp.displayName, opts.verifier, registry->get(), diagnostics,
+    if (int rc = runVerifierStage(lp.program, lp.displayName, opts.verifier, diagnostics,
                                   makeTreespecLeafCounter(lp.program)))
       verifyRc = std::max(verifyRc, rc);
   }
@@ -188,10 +186,9 @@ int pt2OptMain(int argc, char **argv) {
                                           lp.displayName.c_str(),
                                           llvm::toString(std::move(err)).c_str()));
     VerifyOptions verifyOptions = makeVerifyOptions(opts.verifier);
-    verifyOptions.registry = registry->get();
     verifyOptions.treespecLeafCount = makeTreespecLeafCounter(lp.program);
     VerifyHook hook = opts.verifier.noVerify ? VerifyHook() : makeVerifierHook(lp.displayName, verifyOptions);
-    if (auto err = runPassPipelineFromCL(lp.program, lp.displayName, opts.passes, hook, registry->get()))
+    if (auto err = runPassPipelineFromCL(lp.program, lp.displayName, opts.passes, hook))
       return fail(std::move(err));
     if (!opts.verifyRoundTrip)
       continue;
@@ -204,14 +201,11 @@ int pt2OptMain(int argc, char **argv) {
     std::string text;
     llvm::raw_string_ostream os(text);
     EmitOptions emitOptions;
-    emitOptions.registry = registry->get();
     emitOptions.showMetadata = opts.printMetadata;
     PrintOptions printOptions;
-    printOptions.registry = registry->get();
     printOptions.printMetadata = opts.printMetadata;
     StatsOptions statsOptions;
     statsOptions.format = opts.statsFormat;
-    statsOptions.registry = registry->get();
     bool singleDocument = opts.emit == EmitKind::Dot || (opts.stats && opts.statsFormat == StatsFormat::Json);
     if (singleDocument && input->programs.size() > 1)
       return fail(llvm::createStringError(

@@ -14,13 +14,13 @@ namespace cl = llvm::cl;
 
 namespace {
 
-std::string buildPipelineHelp() {
+std::string buildPipelineHelp(const Registry &registry) {
   std::string text =
       "Passes to run, comma-separated, each with optional {option=value ...};\n"
       "e.g. 'dce{remove-asserts=true},canonicalize-symbols'. Passes:";
   llvm::raw_string_ostream os(text);
   os << "\n";
-  printRegisteredPasses(os, 2);
+  printRegisteredPasses(os, registry, 2);
   os.flush();
   while (!text.empty() && text.back() == '\n')
     text.pop_back();
@@ -29,8 +29,9 @@ std::string buildPipelineHelp() {
 
 } // namespace
 
-PassCLOptions::PassCLOptions(cl::OptionCategory &category)
-    : pipelineHelp(buildPipelineHelp()),
+PassCLOptions::PassCLOptions(cl::OptionCategory &category,
+                             const Registry &registry)
+    : pipelineHelp(buildPipelineHelp(registry)),
       passPipeline("pass-pipeline", cl::desc(pipelineHelp),
                    cl::value_desc("pipeline"), cl::cat(category)),
       verifyEach("verify-each",
@@ -62,15 +63,21 @@ PassCLOptions::PassCLOptions(cl::OptionCategory &category)
       passStatistics("pass-statistics",
                      cl::desc("Print each pass's statistics to stderr"),
                      cl::cat(category)) {
-  for (const PassInfo &info : getRegisteredPasses())
-    passFlags.push_back(std::make_unique<cl::opt<bool>>(
-        info.name, cl::desc(info.summary), cl::cat(category)));
+  for (const PassInfo *info : getRegisteredPasses(registry)) {
+    // Two options of one name would abort llvm::cl.
+    if (cl::getRegisteredOptions().count(info->name))
+      continue;
+    passFlags.emplace_back(
+        info->name, std::make_unique<cl::opt<bool>>(
+                        llvm::StringRef(info->name), cl::desc(info->summary),
+                        cl::cat(category)));
+  }
 }
 
 PassCLOptions::~PassCLOptions() {
   // Unregister, so a later instance can register the same names again.
   for (auto &flag : passFlags)
-    flag->removeArgument();
+    flag.second->removeArgument();
   passPipeline.removeArgument();
   verifyEach.removeArgument();
   printIRBefore.removeArgument();
@@ -91,11 +98,9 @@ llvm::Expected<PassPipelineConfig> PassCLOptions::getConfig() const {
       return parsed.takeError();
     pieces.emplace_back(passPipeline.getPosition(), std::move(*parsed));
   }
-  llvm::ArrayRef<PassInfo> infos = getRegisteredPasses();
-  for (size_t i = 0; i < passFlags.size(); ++i)
-    if (*passFlags[i])
-      pieces.push_back({passFlags[i]->getPosition(),
-                        {PassPipelineElement{infos[i].name.str(), {}}}});
+  for (const auto &[name, flag] : passFlags)
+    if (*flag)
+      pieces.push_back({flag->getPosition(), {PassPipelineElement{name, {}}}});
   std::stable_sort(
       pieces.begin(), pieces.end(),
       [](const auto &a, const auto &b) { return a.first < b.first; });
@@ -118,14 +123,14 @@ llvm::Expected<PassPipelineConfig> PassCLOptions::getConfig() const {
 
 llvm::Error runPassPipeline(ExportedProgram &ep, llvm::StringRef fileName,
                             const PassPipelineConfig &config,
-                            const VerifyHook &verify, PassContext context,
+                            const VerifyHook &verify,
                             llvm::raw_ostream &diag) {
   auto withFile = [&](llvm::Error err) {
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         fileName + ": error: " + llvm::toString(std::move(err)));
   };
-  PassManager pm(context);
+  PassManager pm(ep.getRegistryPtr());
   pm.setDiagnosticStream(diag);
   if (auto err = pm.setInstrumentation(config.instrumentation))
     return withFile(std::move(err));
@@ -141,16 +146,13 @@ llvm::Error runPassPipeline(ExportedProgram &ep, llvm::StringRef fileName,
 
 llvm::Error runPassPipelineFromCL(ExportedProgram &ep, llvm::StringRef fileName,
                                   const PassCLOptions &options,
-                                  const VerifyHook &verify,
-                                  const OperatorRegistry *registry) {
+                                  const VerifyHook &verify) {
   auto config = options.getConfig();
   if (!config)
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         fileName + ": error: " + llvm::toString(config.takeError()));
-  PassContext context;
-  context.registry = registry;
-  return runPassPipeline(ep, fileName, *config, verify, context);
+  return runPassPipeline(ep, fileName, *config, verify);
 }
 
 } // namespace pt2ir

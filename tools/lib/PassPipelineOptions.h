@@ -1,15 +1,14 @@
 //===- PassPipelineOptions.h - pt2-opt pass flags ---------------*- C++ -*-===//
 //
 // The command-line side of the pass manager: `--pass-pipeline=...`, one
-// `--<pass>` flag per registered pass (generated from
-// passes/PassRegistry.def), `--verify-each`, `--print-ir-before/after...`,
-// `--time-passes` and `--pass-statistics`. The flags live in a struct the
-// driver owns (no global option objects); runPassPipelineFromCL turns them
-// into a PassManager run.
+// `--<pass>` flag per pass the registry knows (the built-in ones of
+// passes/PassRegistry.def and those plugins registered), `--verify-each`,
+// `--print-ir-before/after...`, `--time-passes` and `--pass-statistics`. The
+// flags live in a struct the driver owns (no global option objects);
+// runPassPipelineFromCL turns them into a PassManager run.
 //
 // Deliberately not here: reading and writing programs (tools/lib/OptMain.cpp)
-// and the verifier itself, which the driver passes in as a hook so this file
-// does not depend on it.
+// and the verify-each hook (passes/PassManager.h's makeVerifierHook).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PT2IR_TOOLS_PASSPIPELINEOPTIONS_H
@@ -38,7 +37,10 @@ struct PassPipelineConfig {
 /// The pass-related pt2-opt flags. Construct exactly one, before
 /// llvm::cl::ParseCommandLineOptions, in the driver's option category.
 struct PassCLOptions {
-  explicit PassCLOptions(llvm::cl::OptionCategory &category);
+  /// Registers the flags, one per pass of `registry`. A pass whose name is
+  /// already an option of the driver gets no flag of its own; it is still
+  /// reachable through --pass-pipeline.
+  PassCLOptions(llvm::cl::OptionCategory &category, const Registry &registry);
   ~PassCLOptions();
   PassCLOptions(const PassCLOptions &) = delete;
   PassCLOptions &operator=(const PassCLOptions &) = delete;
@@ -53,8 +55,9 @@ struct PassCLOptions {
   /// Text for `--pass-pipeline`'s help: every pass with its options.
   std::string pipelineHelp;
   llvm::cl::opt<std::string> passPipeline;
-  /// One `--<name>` flag per registered pass, in .def order.
-  std::vector<std::unique_ptr<llvm::cl::opt<bool>>> passFlags;
+  /// One `--<name>` flag per pass that has one, with the pass's name.
+  std::vector<std::pair<std::string, std::unique_ptr<llvm::cl::opt<bool>>>>
+      passFlags;
   llvm::cl::opt<bool> verifyEach;
   llvm::cl::list<std::string> printIRBefore;
   llvm::cl::list<std::string> printIRAfter;
@@ -64,40 +67,19 @@ struct PassCLOptions {
   llvm::cl::opt<bool> passStatistics;
 };
 
-/// Runs `config` on `ep`. `verify` (may be empty) is the verifier used by
-/// verify-each; dumps and reports go to `diag`. Errors start with
-/// `<fileName>: error: `. A config without passes does nothing.
+/// Runs `config` on `ep` with a PassManager of the program's registry.
+/// `verify` (may be empty) is the verifier used by verify-each; dumps and
+/// reports go to `diag`. Errors start with `<fileName>: error: `. A config
+/// without passes does nothing.
 llvm::Error runPassPipeline(ExportedProgram &ep, llvm::StringRef fileName,
                             const PassPipelineConfig &config,
-                            const VerifyHook &verify, PassContext context = {},
+                            const VerifyHook &verify,
                             llvm::raw_ostream &diag = llvm::errs());
 
 /// The driver's entry point: runPassPipeline with the flags' config.
-/// `registry` (may be null: the built-in aten table) is handed to the passes.
 llvm::Error runPassPipelineFromCL(ExportedProgram &ep, llvm::StringRef fileName,
                                   const PassCLOptions &options,
-                                  const VerifyHook &verify,
-                                  const OperatorRegistry *registry = nullptr);
-
-/// A VerifyHook that runs verifyProgram and fails on error diagnostics,
-/// printing them as `file: error: path: [rule] message`. Inline so only
-/// drivers that use it link the verifier.
-inline VerifyHook makeVerifierHook(std::string fileName,
-                                   VerifyOptions options = {}) {
-  return [fileName = std::move(fileName), options = std::move(options)](
-             const ExportedProgram &ep) -> llvm::Error {
-    std::vector<Diagnostic> diags = verifyProgram(ep, options);
-    if (!hasErrors(diags))
-      return llvm::Error::success();
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    printDiagnostics(os, fileName, diags);
-    os.flush();
-    while (!text.empty() && text.back() == '\n')
-      text.pop_back();
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), text);
-  };
-}
+                                  const VerifyHook &verify);
 
 } // namespace pt2ir
 

@@ -554,7 +554,7 @@ std::string PythonWriter::callOf(Function &fn, const Node &node) {
   for (size_t i = 0; i < inputs.size(); ++i) {
     const NamedArgument &in = inputs[i];
     std::string value = argument(fn, in.arg);
-    if (!isPassedByKeyword(node, i, options.registry)) {
+    if (!isPassedByKeyword(node, i)) {
       positional.push_back(std::move(value));
       continue;
     }

@@ -72,7 +72,7 @@ private:
   llvm::StringSet<> used;
 };
 
-/// Writes `ep` as a Python listing. Reads `options.registry`,
+/// Writes `ep` as a Python listing. Reads
 /// `options.showTypes` (trailing `# f32[...]` comments) and
 /// `options.showMetadata` (a `# <last stack-trace line>` comment above each
 /// node that has one).

@@ -1,6 +1,7 @@
-//===- RegistryOptions.cpp - Operator schemas from the command line -------===//
+//===- RegistryOptions.cpp - The registry from the command line -----------===//
 
 #include "pt2ir/tools/lib/RegistryOptions.h"
+#include "pt2ir/passes/PassPlugin.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -29,13 +30,66 @@ static llvm::Error forEachSchemaLine(
   return llvm::Error::success();
 }
 
-llvm::Expected<std::unique_ptr<OperatorRegistry>>
-buildRegistry(const std::vector<std::string> &opSchemaFiles,
-              const std::vector<std::string> &extensionFiles) {
-  auto registry = std::make_unique<OperatorRegistry>();
+namespace cl = llvm::cl;
+
+RegistryCLOptions::RegistryCLOptions(cl::OptionCategory &category)
+    : passPlugins("load-pass-plugin",
+                  cl::desc("Load a pass plugin (a shared library) that registers passes, "
+                           "operator schemas and extension namespaces"),
+                  cl::value_desc("path"), cl::cat(category)),
+      opSchemas("op-schemas",
+                cl::desc("Register custom operator schemas, one per line (mylib::op(Tensor x) -> Tensor)"),
+                cl::value_desc("file"), cl::cat(category)),
+      extensionSchemas("extension-schemas",
+                       cl::desc("Register extension namespaces for '#ns:op' targets from schemas, one per line"),
+                       cl::value_desc("file"), cl::cat(category)),
+      allowUnregisteredExtensions(
+          "allow-unregistered-extensions",
+          cl::desc("Accept '#ns:op' targets of unregistered namespaces: read them as opaque "
+                   "strings and verify them with a warning instead of an error"),
+          cl::cat(category)) {}
+
+std::vector<std::string> findPassPluginArgs(int argc, char **argv) {
+  std::vector<std::string> paths;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg(argv[i]);
+    if (arg == "--")
+      break;
+    if (!arg.consume_front("--"))
+      if (!arg.consume_front("-"))
+        continue;
+    if (!arg.consume_front("load-pass-plugin"))
+      continue;
+    if (arg.consume_front("="))
+      paths.push_back(arg.str());
+    else if (arg.empty() && i + 1 < argc)
+      paths.push_back(argv[++i]);
+  }
+  return paths;
+}
+
+llvm::Error loadPluginsFromArgs(int argc, char **argv, Registry &registry) {
+  for (const std::string &path : findPassPluginArgs(argc, argv)) {
+    auto loaded = loadPassPlugin(path, registry);
+    if (!loaded)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), "error: " +
+                                                                         llvm::toString(loaded.takeError()));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error applyRegistryOptions(const RegistryCLOptions &flags, Registry &registry) {
+  registry.setAllowUnregisteredExtensions(flags.allowUnregisteredExtensions);
+  return registerSchemaFiles(registry, {flags.opSchemas.begin(), flags.opSchemas.end()},
+                             {flags.extensionSchemas.begin(), flags.extensionSchemas.end()});
+}
+
+llvm::Error registerSchemaFiles(Registry &registry, const std::vector<std::string> &opSchemaFiles,
+                                const std::vector<std::string> &extensionFiles) {
+  OperatorRegistry &operators = registry.getOperators();
   for (const std::string &file : opSchemaFiles)
     if (auto err = forEachSchemaLine(file, [&](llvm::StringRef line, unsigned) {
-          return registry->registerSchema(line);
+          return operators.registerSchema(line);
         }))
       return err;
 
@@ -61,10 +115,10 @@ buildRegistry(const std::vector<std::string> &opSchemaFiles,
     auto handler = SchemaTableExtension::create(entry.first, schemas);
     if (!handler)
       return handler.takeError();
-    if (auto err = registry->registerExtension(std::move(*handler)))
+    if (auto err = operators.registerExtension(std::move(*handler)))
       return err;
   }
-  return registry;
+  return llvm::Error::success();
 }
 
 } // namespace pt2ir

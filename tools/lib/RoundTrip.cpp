@@ -71,6 +71,7 @@ std::string firstJsonDifference(llvm::StringRef ta, llvm::StringRef tb) {
 llvm::Error verifyRoundTrip(const ExportedProgram &ep, llvm::StringRef fileName) {
   std::string first = writeProgram(ep);
   ReadOptions options;
+  options.registry = ep.getRegistryPtr();
   options.fileName = (fileName + " (round trip)").str();
   auto reread = readProgram(first, options);
   if (!reread)

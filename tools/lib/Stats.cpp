@@ -359,7 +359,6 @@ void StatsCollector::collectDialects() {
     if (options.runVerifier) {
       VerifyOptions vo;
       vo.dialect = dialect;
-      vo.registry = options.registry;
       std::vector<Diagnostic> diags = verifyProgram(ep, vo);
       d.checked = true;
       d.errors = countDiagnostics(diags, Severity::Error);

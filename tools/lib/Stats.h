@@ -32,8 +32,6 @@
 
 namespace pt2ir {
 
-class OperatorRegistry;
-
 enum class StatsFormat { Text, Json };
 
 struct StatsOptions {
@@ -41,8 +39,6 @@ struct StatsOptions {
   /// Run the verifier under each known dialect (ATEN, TRAINING) and report
   /// whether the program passes.
   bool runVerifier = true;
-  /// Schemas for the verifier; null means the built-in aten table.
-  const OperatorRegistry *registry = nullptr;
 };
 
 /// A name with a count, e.g. ("aten", 110).

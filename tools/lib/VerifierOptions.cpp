@@ -107,12 +107,11 @@ static int checkAgainstExpectations(const std::vector<Diagnostic> &diags,
 
 int runVerifierStage(const ExportedProgram &ep, llvm::StringRef fileName,
                      const VerifierCLOptions &flags,
-                     const OperatorRegistry *registry, llvm::raw_ostream &os,
+                     llvm::raw_ostream &os,
                      TreespecLeafCounter leafCount) {
   if (flags.noVerify)
     return 0;
   VerifyOptions options = makeVerifyOptions(flags);
-  options.registry = registry;
   if (leafCount)
     options.treespecLeafCount = std::move(leafCount);
   std::vector<Diagnostic> diags = verifyProgram(ep, options);

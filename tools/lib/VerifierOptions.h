@@ -63,15 +63,13 @@ VerifyOptions makeVerifyOptions(const VerifierCLOptions &flags);
 
 /// Runs the verifier on `ep` as the flags say and prints the findings to
 /// `os`, as `<fileName>: error: <path>: [<rule>] node '<name>': <message>`.
-/// `registry` supplies custom and extension schemas (null: the built-in aten
-/// table). `leafCount`, when given, replaces the default treespec leaf
+/// Schemas come from the program's registry. `leafCount`, when given, replaces the default treespec leaf
 /// counter (e.g. one that knows the program's namedtuples). Returns 0 when
 /// the driver should go on (no errors; or, with
 /// --verify-diagnostics, every expectation met and nothing unexpected), else
 /// the exit code (1).
 int runVerifierStage(const ExportedProgram &ep, llvm::StringRef fileName,
                      const VerifierCLOptions &flags,
-                     const OperatorRegistry *registry = nullptr,
                      llvm::raw_ostream &os = llvm::errs(),
                      TreespecLeafCounter leafCount = {});
 
