@@ -708,7 +708,7 @@ SymValue sizeOf(IRContext &ctx, Dim d, int64_t hint) {
 
 TensorMeta tensorMeta(IRContext &ctx, const Tensor &t, int64_t hint) {
   TensorMeta m;
-  m.dtype = t.dtype;
+  m.dtype = static_cast<ScalarType>(t.dtype);
   for (const Dim &d : t.sizes)
     m.sizes.push_back(sizeOf(ctx, d, hint));
   m.requiresGrad = t.requiresGrad;

@@ -55,7 +55,7 @@ void exerciseEvaluation(const Expr &e) {
                                     std::numeric_limits<int64_t>::min()};
   std::vector<std::string> names = freeSymbols(e);
   for (int64_t sample : Samples) {
-    llvm::StringMap<sym::SymValue> bindings;
+    llvm::StringMap<sym::EvalValue> bindings;
     for (const std::string &name : names)
       bindings[name] = sample;
     (void)evaluate(e, bindings);

@@ -176,42 +176,71 @@ Argument Argument::unknown(std::string key, std::string json) {
 
 Use *Argument::getRef() const {
   if (kind == ArgKind::CustomObj)
-    return std::get<CustomObjArg>(payload).ref;
-  return std::get<Use *>(payload);
+    return payloadAs<CustomObjArg>().ref;
+  return payloadAs<Use *>();
 }
-const std::vector<Use *> &Argument::getRefs() const { return std::get<std::vector<Use *>>(payload); }
+const std::vector<Use *> &Argument::getRefs() const { return payloadAs<std::vector<Use *>>(); }
 const std::vector<std::vector<Use *>> &Argument::getNestedRefs() const {
-  return std::get<std::vector<std::vector<Use *>>>(payload);
+  return payloadAs<std::vector<std::vector<Use *>>>();
 }
-int64_t Argument::getInt() const { return std::get<int64_t>(payload); }
-double Argument::getFloat() const { return std::get<double>(payload); }
-bool Argument::getBool() const { return std::get<bool>(payload); }
-llvm::StringRef Argument::getString() const { return std::get<llvm::StringRef>(payload); }
-const std::vector<int64_t> &Argument::getInts() const { return std::get<std::vector<int64_t>>(payload); }
-const std::vector<double> &Argument::getFloats() const { return std::get<std::vector<double>>(payload); }
+int64_t Argument::getInt() const { return payloadAs<int64_t>(); }
+double Argument::getFloat() const { return payloadAs<double>(); }
+bool Argument::getBool() const { return payloadAs<bool>(); }
+llvm::StringRef Argument::getString() const { return payloadAs<llvm::StringRef>(); }
+const std::vector<int64_t> &Argument::getInts() const { return payloadAs<std::vector<int64_t>>(); }
+const std::vector<double> &Argument::getFloats() const { return payloadAs<std::vector<double>>(); }
 const std::vector<llvm::StringRef> &Argument::getStrings() const {
-  return std::get<std::vector<llvm::StringRef>>(payload);
+  return payloadAs<std::vector<llvm::StringRef>>();
 }
-const std::vector<bool> &Argument::getBools() const { return std::get<std::vector<bool>>(payload); }
-const SymArg &Argument::getSym() const { return std::get<SymArg>(payload); }
-const std::vector<SymArg> &Argument::getSymList() const { return std::get<std::vector<SymArg>>(payload); }
-const Device &Argument::getDevice() const { return std::get<Device>(payload); }
-const Argument::GraphArg &Argument::getGraphArg() const { return std::get<GraphArg>(payload); }
-Argument::GraphArg &Argument::getGraphArg() { return std::get<GraphArg>(payload); }
-const Argument::CustomObjArg &Argument::getCustomObj() const { return std::get<CustomObjArg>(payload); }
-Argument::Complex Argument::getComplex() const { return std::get<Complex>(payload); }
+const std::vector<bool> &Argument::getBools() const { return payloadAs<std::vector<bool>>(); }
+const SymArg &Argument::getSym() const { return payloadAs<SymArg>(); }
+const std::vector<SymArg> &Argument::getSymList() const { return payloadAs<std::vector<SymArg>>(); }
+const Device &Argument::getDevice() const { return payloadAs<Device>(); }
+const Argument::GraphArg &Argument::getGraphArg() const { return payloadAs<GraphArg>(); }
+Argument::GraphArg &Argument::getGraphArg() { return payloadAs<GraphArg>(); }
+const Argument::CustomObjArg &Argument::getCustomObj() const { return payloadAs<CustomObjArg>(); }
+Argument::Complex Argument::getComplex() const { return payloadAs<Complex>(); }
 const std::vector<std::vector<int64_t>> &Argument::getIntLists() const {
-  return std::get<std::vector<std::vector<int64_t>>>(payload);
+  return payloadAs<std::vector<std::vector<int64_t>>>();
 }
 const std::vector<std::vector<double>> &Argument::getFloatLists() const {
-  return std::get<std::vector<std::vector<double>>>(payload);
+  return payloadAs<std::vector<std::vector<double>>>();
 }
 const Argument::StringMap &Argument::getStringMap() const {
-  return *std::get<std::unique_ptr<StringMap>>(payload);
+  return *payloadAs<std::unique_ptr<StringMap>>();
 }
-Argument::StringMap &Argument::getStringMap() { return *std::get<std::unique_ptr<StringMap>>(payload); }
+Argument::StringMap &Argument::getStringMap() { return *payloadAs<std::unique_ptr<StringMap>>(); }
 const Argument::UnknownMember &Argument::getUnknown() const {
-  return *std::get<std::unique_ptr<UnknownMember>>(payload);
+  return *payloadAs<std::unique_ptr<UnknownMember>>();
+}
+
+/// A copy of the payload when it is a `T`, else nullopt.
+template <typename T, typename Variant>
+static std::optional<T> copyIf(const Variant &payload) {
+  if (const T *p = std::get_if<T>(&payload))
+    return *p;
+  return std::nullopt;
+}
+
+std::optional<int64_t> Argument::getIfInt() const { return copyIf<int64_t>(payload); }
+std::optional<double> Argument::getIfFloat() const { return copyIf<double>(payload); }
+std::optional<bool> Argument::getIfBool() const { return copyIf<bool>(payload); }
+std::optional<llvm::StringRef> Argument::getIfString() const { return copyIf<llvm::StringRef>(payload); }
+const std::vector<int64_t> *Argument::getIfInts() const { return std::get_if<std::vector<int64_t>>(&payload); }
+const std::vector<double> *Argument::getIfFloats() const { return std::get_if<std::vector<double>>(&payload); }
+const std::vector<bool> *Argument::getIfBools() const { return std::get_if<std::vector<bool>>(&payload); }
+const std::vector<llvm::StringRef> *Argument::getIfStrings() const {
+  return std::get_if<std::vector<llvm::StringRef>>(&payload);
+}
+const std::vector<Use *> *Argument::getIfRefs() const { return std::get_if<std::vector<Use *>>(&payload); }
+const SymArg *Argument::getIfSym() const { return std::get_if<SymArg>(&payload); }
+const std::vector<SymArg> *Argument::getIfSymList() const { return std::get_if<std::vector<SymArg>>(&payload); }
+const Device *Argument::getIfDevice() const { return std::get_if<Device>(&payload); }
+const Argument::GraphArg *Argument::getIfGraphArg() const { return std::get_if<GraphArg>(&payload); }
+const Argument::CustomObjArg *Argument::getIfCustomObj() const { return std::get_if<CustomObjArg>(&payload); }
+const Argument::StringMap *Argument::getIfStringMap() const {
+  const auto *p = std::get_if<std::unique_ptr<StringMap>>(&payload);
+  return p ? p->get() : nullptr;
 }
 
 void Argument::forEachUse(llvm::function_ref<void(Use *)> fn) const {

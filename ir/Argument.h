@@ -18,7 +18,9 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include <cassert>
 #include <cstdint>
+#include <optional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -167,7 +169,10 @@ public:
   static Argument stringToArgument(StringMap m);
   static Argument unknown(std::string key, std::string json);
 
-  //===--- Accessors; each asserts the matching kind ---===//
+  //===--- Unchecked accessors ---===//
+  // Each asserts that the argument holds the matching kind (the comment
+  // names the kinds); with assertions off a wrong guess is undefined
+  // behaviour. Check getKind() first, or use the getIf* accessors below.
   Use *getRef() const; // Tensor, OptionalTensor (null = None), Token, CustomObj
   const std::vector<Use *> &getRefs() const; // Tensors, OptionalTensors
   const std::vector<std::vector<Use *>> &getNestedRefs() const;
@@ -192,6 +197,23 @@ public:
   StringMap &getStringMap();
   const UnknownMember &getUnknown() const;
 
+  //===--- Checked accessors: nullopt / null when the kind differs ---===//
+  std::optional<int64_t> getIfInt() const; // Int, ScalarType, MemoryFormat, Layout
+  std::optional<double> getIfFloat() const;
+  std::optional<bool> getIfBool() const;
+  std::optional<llvm::StringRef> getIfString() const; // String, Operator
+  const std::vector<int64_t> *getIfInts() const;
+  const std::vector<double> *getIfFloats() const;
+  const std::vector<bool> *getIfBools() const;
+  const std::vector<llvm::StringRef> *getIfStrings() const;
+  const std::vector<Use *> *getIfRefs() const; // Tensors, OptionalTensors
+  const SymArg *getIfSym() const;              // SymInt, SymBool, SymFloat
+  const std::vector<SymArg> *getIfSymList() const;
+  const Device *getIfDevice() const;
+  const GraphArg *getIfGraphArg() const;
+  const CustomObjArg *getIfCustomObj() const;
+  const StringMap *getIfStringMap() const;
+
   /// Calls `fn` on every value slot, including those nested in
   /// as_string_to_argument, but not those inside subgraphs.
   void forEachUse(llvm::function_ref<void(Use *)> fn) const;
@@ -208,6 +230,18 @@ public:
 private:
   template <typename T>
   Argument(ArgKind k, T v) : kind(k), payload(std::move(v)) {}
+
+  /// The payload as a `T`: asserts that it is one.
+  template <typename T> const T &payloadAs() const {
+    const T *p = std::get_if<T>(&payload);
+    assert(p && "Argument accessor does not match the argument's kind");
+    return *p;
+  }
+  template <typename T> T &payloadAs() {
+    T *p = std::get_if<T>(&payload);
+    assert(p && "Argument accessor does not match the argument's kind");
+    return *p;
+  }
 
   void releaseUses();
 

@@ -42,6 +42,12 @@ llvm::StringRef layoutName(int64_t v);
 llvm::StringRef memoryFormatName(int64_t v);
 llvm::StringRef argumentKindName(int64_t v);
 
+inline llvm::StringRef scalarTypeName(ScalarType t) { return scalarTypeName(int64_t(t)); }
+inline llvm::StringRef scalarTypeShortName(ScalarType t) { return scalarTypeShortName(int64_t(t)); }
+inline unsigned scalarTypeByteSize(ScalarType t) { return scalarTypeByteSize(int64_t(t)); }
+inline llvm::StringRef layoutName(Layout l) { return layoutName(int64_t(l)); }
+inline llvm::StringRef memoryFormatName(MemoryFormat f) { return memoryFormatName(int64_t(f)); }
+
 inline bool isValidScalarType(int64_t v) { return !scalarTypeName(v).empty(); }
 inline bool isValidLayout(int64_t v) { return !layoutName(v).empty(); }
 inline bool isValidMemoryFormat(int64_t v) { return !memoryFormatName(v).empty(); }

@@ -80,7 +80,7 @@ std::string describeValueType(const Value &v) {
       os << '@';
       printDevice(os, m->device);
     }
-    if (m->layout != 7)
+    if (m->layout != Layout::Strided)
       os << " layout=" << layoutName(m->layout);
     return out;
   }

@@ -21,8 +21,8 @@
 namespace pt2ir::sym {
 namespace {
 
-using Value = SymValue;
-using Result = std::optional<SymValue>;
+using Value = EvalValue;
+using Result = std::optional<EvalValue>;
 
 bool isFloat(const Value &v) { return std::holds_alternative<double>(v); }
 
@@ -474,15 +474,15 @@ private:
 
 } // namespace
 
-std::optional<SymValue> evaluate(const Expr &expr, SymbolLookup lookup) {
+std::optional<EvalValue> evaluate(const Expr &expr, SymbolLookup lookup) {
   if (expr.isNull())
     return std::nullopt;
   return Evaluator(lookup).eval(expr);
 }
 
-std::optional<SymValue> evaluate(const Expr &expr,
-                                 const llvm::StringMap<SymValue> &bindings) {
-  return evaluate(expr, [&](llvm::StringRef name) -> std::optional<SymValue> {
+std::optional<EvalValue> evaluate(const Expr &expr,
+                                 const llvm::StringMap<EvalValue> &bindings) {
+  return evaluate(expr, [&](llvm::StringRef name) -> std::optional<EvalValue> {
     auto it = bindings.find(name);
     if (it == bindings.end())
       return std::nullopt;
@@ -491,16 +491,16 @@ std::optional<SymValue> evaluate(const Expr &expr,
 }
 
 std::optional<int64_t> evaluateInt(const Expr &expr,
-                                   const llvm::StringMap<SymValue> &bindings) {
-  std::optional<SymValue> value = evaluate(expr, bindings);
+                                   const llvm::StringMap<EvalValue> &bindings) {
+  std::optional<EvalValue> value = evaluate(expr, bindings);
   if (!value || isFloat(*value))
     return std::nullopt;
   return asInt(*value);
 }
 
 std::optional<bool> evaluateBool(const Expr &expr,
-                                 const llvm::StringMap<SymValue> &bindings) {
-  std::optional<SymValue> value = evaluate(expr, bindings);
+                                 const llvm::StringMap<EvalValue> &bindings) {
+  std::optional<EvalValue> value = evaluate(expr, bindings);
   if (!value)
     return std::nullopt;
   if (const bool *flag = std::get_if<bool>(&*value))

@@ -273,26 +273,26 @@ std::optional<RelationalParts> asRelational(const Expr &expr);
 //===----------------------------------------------------------------------===//
 
 /// A concrete value: Python int (int64), float or bool.
-using SymValue = std::variant<int64_t, double, bool>;
+using EvalValue = std::variant<int64_t, double, bool>;
 
 /// Looks a symbol up; nullopt when it is unbound.
 using SymbolLookup =
-    llvm::function_ref<std::optional<SymValue>(llvm::StringRef name)>;
+    llvm::function_ref<std::optional<EvalValue>(llvm::StringRef name)>;
 
 /// Evaluates `expr` with Python semantics (FloorDiv and Mod round toward
 /// -inf, int/int `**` with a negative exponent gives a float, comparisons give
 /// bools). Returns nullopt when a symbol is unbound, on division or modulo by
 /// zero, on int64 overflow, on a type error, or for a function it does not
 /// know. See docs/symbolic-expressions.md for the function table.
-std::optional<SymValue> evaluate(const Expr &expr, SymbolLookup lookup);
-std::optional<SymValue> evaluate(const Expr &expr,
-                                 const llvm::StringMap<SymValue> &bindings);
+std::optional<EvalValue> evaluate(const Expr &expr, SymbolLookup lookup);
+std::optional<EvalValue> evaluate(const Expr &expr,
+                                 const llvm::StringMap<EvalValue> &bindings);
 /// Evaluates to an int (bools count as 0/1; floats are rejected).
 std::optional<int64_t> evaluateInt(const Expr &expr,
-                                   const llvm::StringMap<SymValue> &bindings);
+                                   const llvm::StringMap<EvalValue> &bindings);
 /// Evaluates to a bool (ints are rejected).
 std::optional<bool> evaluateBool(const Expr &expr,
-                                 const llvm::StringMap<SymValue> &bindings);
+                                 const llvm::StringMap<EvalValue> &bindings);
 
 //===----------------------------------------------------------------------===//
 // Rewriting. Unchanged subtrees are shared; when nothing changes the result

@@ -8,13 +8,19 @@
 #ifndef PT2IR_IR_TENSORMETA_H
 #define PT2IR_IR_TENSORMETA_H
 
+#include "pt2ir/ir/Enums.h"
 #include "pt2ir/ir/ExtraFields.h"
+#include "pt2ir/ir/SymbolicExpr.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 namespace pt2ir {
+
+class IRContext;
 
 /// SymExprHint: the concrete value seen at export time.
 struct SymExprHint {
@@ -54,6 +60,12 @@ struct SymValue {
     return s;
   }
   bool isExpr() const { return kind == Kind::Expr; }
+
+  /// The value as an expression: an integer constant, or `expr_str`
+  /// parsed. Bool and float constants are refused (they are no sizes).
+  llvm::Expected<sym::Expr> toExpr() const;
+  /// The constant, when this is an int (or an expression that is one).
+  std::optional<int64_t> getStaticInt() const;
 };
 
 /// Device: a torch device type string and an optional index.
@@ -67,15 +79,37 @@ struct Device {
 };
 
 /// TensorMeta: dtype, sizes, strides, storage offset, device and layout.
+/// The reader accepts only the `dtype` and `layout` values ir/Enums.h names.
 struct TensorMeta {
-  int64_t dtype = 7;
+  ScalarType dtype = ScalarType::FLOAT;
   std::vector<SymValue> sizes;
   bool requiresGrad = false;
   Device device;
   std::vector<SymValue> strides;
   SymValue storageOffset;
-  int64_t layout = 7;
+  Layout layout = Layout::Strided;
   ExtraFields extras;
+
+  /// The number of dimensions.
+  size_t rank() const { return sizes.size(); }
+  /// The sizes as expressions: integer constants for static dimensions,
+  /// parsed expressions for symbolic ones. Fails on an expression that does
+  /// not parse.
+  llvm::Expected<std::vector<sym::Expr>> getShape() const;
+  /// The sizes as integers, or nullopt when any of them is symbolic.
+  std::optional<std::vector<int64_t>> getStaticShape() const;
+  /// The number of elements, when the shape is static.
+  std::optional<int64_t> getStaticNumel() const;
+
+  /// Metadata of a freshly allocated tensor of `shape`: contiguous strides,
+  /// zero storage offset, on `device` (default cpu). Symbolic sizes and
+  /// strides are written in the plain form, interned in `ctx`.
+  static TensorMeta contiguous(IRContext &ctx, ScalarType dtype,
+                               llvm::ArrayRef<sym::Expr> shape,
+                               Device device = {});
+  static TensorMeta contiguous(IRContext &ctx, ScalarType dtype,
+                               llvm::ArrayRef<int64_t> shape,
+                               Device device = {});
 };
 
 } // namespace pt2ir

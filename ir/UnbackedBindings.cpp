@@ -228,8 +228,8 @@ ValueView viewOfNode(const Node &node) {
   return viewOfArgument(outputs.front());
 }
 
-bool isCompressedSparse(int64_t layout) {
-  switch (static_cast<Layout>(layout)) {
+bool isCompressedSparse(Layout layout) {
+  switch (layout) {
   case Layout::SparseCsr:
   case Layout::SparseCsc:
   case Layout::SparseBsr:

@@ -843,8 +843,10 @@ bool Reader::readTensorMeta(const JsonValue &v, TensorMeta &out) {
   };
   {
     Step s(*this, "dtype");
-    if (!readEnum(*slots[0], "ScalarType", isValidScalarType, out.dtype))
+    int64_t dtype;
+    if (!readEnum(*slots[0], "ScalarType", isValidScalarType, dtype))
       return false;
+    out.dtype = static_cast<ScalarType>(dtype);
   }
   if (!readSyms(*slots[1], "sizes", out.sizes))
     return false;
@@ -866,7 +868,11 @@ bool Reader::readTensorMeta(const JsonValue &v, TensorMeta &out) {
       return false;
   }
   Step s(*this, "layout");
-  return readEnum(*slots[6], "Layout", isValidLayout, out.layout);
+  int64_t layout;
+  if (!readEnum(*slots[6], "Layout", isValidLayout, layout))
+    return false;
+  out.layout = static_cast<Layout>(layout);
+  return true;
 }
 
 bool Reader::checkOperandsDefined(const Argument &arg, const Graph &g) {

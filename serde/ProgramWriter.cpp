@@ -304,7 +304,7 @@ void Writer::symValue(const SymValue &v, ValueTable table) {
 void Writer::tensorMeta(const TensorMeta &m) {
   ObjectWriter o(out, &m.extras);
   o.field(0, "dtype");
-  integer(m.dtype);
+  integer(static_cast<int64_t>(m.dtype));
   o.field(1, "sizes");
   list(m.sizes, [&](const SymValue &s) { symValue(s, ValueTable::SymInt); });
   o.field(2, "requires_grad");
@@ -316,7 +316,7 @@ void Writer::tensorMeta(const TensorMeta &m) {
   o.field(5, "storage_offset");
   symValue(m.storageOffset, ValueTable::SymInt);
   o.field(6, "layout");
-  integer(m.layout);
+  integer(static_cast<int64_t>(m.layout));
 }
 
 void Writer::stringPairs(const StringPairs &md) {

@@ -426,6 +426,13 @@ private:
   bool enumValue(bool (*valid)(int64_t), int64_t &out) {
     return lex.integer(out) && valid(out);
   }
+  template <typename Enum> bool enumValue(bool (*valid)(int64_t), Enum &out) {
+    int64_t v;
+    if (!enumValue(valid, v))
+      return false;
+    out = static_cast<Enum>(v);
+    return true;
+  }
   bool tensorName(llvm::StringRef &name) {
     bool first = true;
     return lex.consume('{') && field(first, "name") && stableString(name) &&

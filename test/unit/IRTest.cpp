@@ -61,7 +61,7 @@ NodeSpec tensorNode(IRContext &ctx, llvm::StringRef target,
 
 TensorMeta f32(std::vector<int64_t> sizes) {
   TensorMeta m;
-  m.dtype = 7;
+  m.dtype = ScalarType::FLOAT;
   m.device.type = "cpu";
   int64_t stride = 1;
   std::vector<SymValue> strides(sizes.size());
@@ -522,7 +522,7 @@ struct CondProgram {
     g.lookupValue("getitem")->setTensorMeta(f32({3}));
     g.lookupValue("x")->setTensorMeta(f32({3}));
     TensorMeta boolScalar = f32({});
-    boolScalar.dtype = 12;
+    boolScalar.dtype = ScalarType::BOOL;
     g.lookupValue("pred")->setTensorMeta(boolScalar);
     setMetadata(ep.graphModule.metadata, ctx.intern("custom"),
                 ctx.intern("{\"k\": 1}"));
@@ -604,7 +604,7 @@ TEST(IRTest, CloneIsDeepAndIndependent) {
   setMetadata(cond->getMetadata(), copy.intern("stack_trace"),
               copy.intern("changed"));
   cond->setTarget(copy.intern("torch.ops.higher_order.cond_changed"));
-  x->getTensorMeta()->dtype = 5;
+  x->getTensorMeta()->dtype = ScalarType::LONG;
   Node *sin = &*subs[0]->begin();
   sin->setTarget(copy.intern("torch.ops.aten.tan.default"));
   subs[1]->lookupValue("cos")->getTensorMeta()->sizes[0] = SymValue::ofInt(4);
@@ -843,4 +843,81 @@ TEST(IRTest, UnknownKeysInLeafStructsSurviveCloneAndErase) {
   written = writeProgram(*ep);
   EXPECT_EQ(written.find("future_arg_co"), std::string::npos);
   EXPECT_NE(written.find(R"({"name": "r3"})"), std::string::npos);
+}
+
+//===----------------------------------------------------------------------===//
+// Checked accessors and typed tensor metadata
+//===----------------------------------------------------------------------===//
+
+TEST(ArgumentAccessTest, CheckedAccessorsAnswerOnlyForTheirKind) {
+  IRContext ctx;
+  Argument tensor = Argument::tensor(ctx, "x");
+  EXPECT_EQ(tensor.getIfInt(), std::nullopt);
+  EXPECT_EQ(tensor.getIfInts(), nullptr);
+  EXPECT_EQ(tensor.getIfSym(), nullptr);
+  EXPECT_EQ(tensor.getIfString(), std::nullopt);
+
+  Argument three = Argument::integer(3);
+  ASSERT_TRUE(three.getIfInt().has_value());
+  EXPECT_EQ(*three.getIfInt(), 3);
+  EXPECT_EQ(three.getIfFloat(), std::nullopt);
+  EXPECT_EQ(Argument::scalarType(int64_t(ScalarType::BOOL)).getIfInt(),
+            std::optional<int64_t>(12));
+
+  Argument dims = Argument::ints({1, -1});
+  ASSERT_NE(dims.getIfInts(), nullptr);
+  EXPECT_EQ(*dims.getIfInts(), (std::vector<int64_t>{1, -1}));
+  EXPECT_EQ(dims.getIfFloats(), nullptr);
+  EXPECT_EQ(Argument::string("mean").getIfString(),
+            std::optional<llvm::StringRef>("mean"));
+  EXPECT_EQ(Argument::boolean(true).getIfBool(), std::optional<bool>(true));
+  EXPECT_EQ(Argument::none().getIfBool(), std::nullopt);
+}
+
+TEST(TensorMetaTest, ShapeAsIntsAndParsedExpressions) {
+  IRContext ctx;
+  TensorMeta meta;
+  meta.sizes = {SymValue::ofExpr(ctx.intern("s0")), SymValue::ofInt(3),
+                SymValue::ofExpr(ctx.intern("2*s1"))};
+  auto shape = meta.getShape();
+  ASSERT_TRUE(bool(shape)) << llvm::toString(shape.takeError());
+  ASSERT_EQ(shape->size(), 3u);
+  EXPECT_EQ(sym::toString((*shape)[0]), "s0");
+  EXPECT_EQ(sym::asInteger((*shape)[1]), std::optional<int64_t>(3));
+  EXPECT_EQ(sym::toString((*shape)[2]), "2*s1");
+  EXPECT_EQ(meta.getStaticShape(), std::nullopt);
+  EXPECT_EQ(meta.getStaticNumel(), std::nullopt);
+
+  meta.sizes = {SymValue::ofInt(2), SymValue::ofExpr(ctx.intern("4"))};
+  EXPECT_EQ(meta.getStaticShape(), (std::vector<int64_t>{2, 4}));
+  EXPECT_EQ(meta.getStaticNumel(), std::optional<int64_t>(8));
+
+  meta.sizes = {SymValue::ofExpr(ctx.intern("s0 +"))};
+  auto bad = meta.getShape();
+  ASSERT_FALSE(bool(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("size 0: "), std::string::npos);
+}
+
+TEST(TensorMetaTest, ContiguousMetadataHasRowMajorStrides) {
+  IRContext ctx;
+  TensorMeta fixed = TensorMeta::contiguous(ctx, ScalarType::HALF, {2, 3, 4});
+  EXPECT_EQ(fixed.dtype, ScalarType::HALF);
+  EXPECT_EQ(fixed.layout, Layout::Strided);
+  EXPECT_EQ(fixed.device.type, "cpu");
+  EXPECT_EQ(fixed.getStaticShape(), (std::vector<int64_t>{2, 3, 4}));
+  std::vector<int64_t> strides;
+  for (const SymValue &s : fixed.strides)
+    strides.push_back(*s.getStaticInt());
+  EXPECT_EQ(strides, (std::vector<int64_t>{12, 4, 1}));
+  EXPECT_EQ(fixed.storageOffset.getStaticInt(), std::optional<int64_t>(0));
+
+  auto s0 = llvm::cantFail(sym::parseSymExpr("s0"));
+  auto s1 = llvm::cantFail(sym::parseSymExpr("s1"));
+  TensorMeta symbolic = TensorMeta::contiguous(
+      ctx, ScalarType::FLOAT, {s0, s1, sym::makeInteger(4)});
+  std::vector<std::string> text;
+  for (const SymValue &s : symbolic.strides)
+    text.push_back(s.isExpr() ? s.expr.exprStr.str() : std::to_string(s.intValue));
+  EXPECT_EQ(text, (std::vector<std::string>{"4*s1", "4", "1"}));
+  EXPECT_EQ(symbolic.sizes[0].expr.exprStr, "s0");
 }

@@ -274,7 +274,7 @@ TEST(SymbolicExprTest, ParsesEveryCorpusExprInBothForms) {
 }
 
 TEST(SymbolicExprTest, CorpusValuesEvaluate) {
-  llvm::StringMap<SymValue> bindings;
+  llvm::StringMap<EvalValue> bindings;
   bindings["s0"] = int64_t(5);
   std::vector<int64_t> values;
   for (const std::string &text : corpusExprStrings("dyn_mlp.json")) {
@@ -444,10 +444,10 @@ TEST(SymbolicExprTest, SymbolClassification) {
 // Evaluation
 //===----------------------------------------------------------------------===//
 
-std::optional<SymValue>
+std::optional<EvalValue>
 eval(llvm::StringRef text,
-     std::initializer_list<std::pair<const char *, SymValue>> bindings = {}) {
-  llvm::StringMap<SymValue> map;
+     std::initializer_list<std::pair<const char *, EvalValue>> bindings = {}) {
+  llvm::StringMap<EvalValue> map;
   for (const auto &[name, value] : bindings)
     map[name] = value;
   Expr e = parseOk(text);
@@ -458,8 +458,8 @@ eval(llvm::StringRef text,
 
 int64_t evalInt(
     llvm::StringRef text,
-    std::initializer_list<std::pair<const char *, SymValue>> bindings = {}) {
-  std::optional<SymValue> value = eval(text, bindings);
+    std::initializer_list<std::pair<const char *, EvalValue>> bindings = {}) {
+  std::optional<EvalValue> value = eval(text, bindings);
   if (!value || !std::holds_alternative<int64_t>(*value)) {
     ADD_FAILURE() << text.str() << " did not evaluate to an int";
     return INT64_MIN;
@@ -494,23 +494,23 @@ TEST(SymbolicExprTest, EvaluatesWithPythonFloorSemantics) {
 }
 
 TEST(SymbolicExprTest, EvaluatesFloatsAndBools) {
-  std::optional<SymValue> half = eval("1/2");
+  std::optional<EvalValue> half = eval("1/2");
   ASSERT_TRUE(half && std::holds_alternative<double>(*half));
   EXPECT_DOUBLE_EQ(std::get<double>(*half), 0.5);
-  std::optional<SymValue> quotient = eval("IntTrueDiv(7, 2)");
+  std::optional<EvalValue> quotient = eval("IntTrueDiv(7, 2)");
   ASSERT_TRUE(quotient && std::holds_alternative<double>(*quotient));
   EXPECT_DOUBLE_EQ(std::get<double>(*quotient), 3.5);
-  std::optional<SymValue> inverse = eval("s0**(-1)", {{"s0", int64_t(4)}});
+  std::optional<EvalValue> inverse = eval("s0**(-1)", {{"s0", int64_t(4)}});
   ASSERT_TRUE(inverse && std::holds_alternative<double>(*inverse));
   EXPECT_DOUBLE_EQ(std::get<double>(*inverse), 0.25);
-  std::optional<SymValue> root = eval("sqrt(s0)", {{"s0", int64_t(9)}});
+  std::optional<EvalValue> root = eval("sqrt(s0)", {{"s0", int64_t(9)}});
   ASSERT_TRUE(root && std::holds_alternative<double>(*root));
   EXPECT_DOUBLE_EQ(std::get<double>(*root), 3.0);
-  std::optional<SymValue> floorFloat = eval("zuf0 // 2", {{"zuf0", -3.0}});
+  std::optional<EvalValue> floorFloat = eval("zuf0 // 2", {{"zuf0", -3.0}});
   ASSERT_TRUE(floorFloat && std::holds_alternative<double>(*floorFloat));
   EXPECT_DOUBLE_EQ(std::get<double>(*floorFloat), -2.0);
 
-  llvm::StringMap<SymValue> b;
+  llvm::StringMap<EvalValue> b;
   b["u0"] = int64_t(4);
   b["s0"] = int64_t(4);
   EXPECT_EQ(evaluateBool(parseOk("Eq(u0, 4)"), b), true);
@@ -583,7 +583,7 @@ TEST(SymbolicExprTest, SubstituteIsSimultaneousAndUnsimplified) {
   llvm::Expected<Expr> result = substitute(e, replacements);
   ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
   EXPECT_EQ(toString(*result), "s1 + 2*3");
-  llvm::StringMap<SymValue> b;
+  llvm::StringMap<EvalValue> b;
   b["s1"] = int64_t(10);
   EXPECT_EQ(evaluateInt(*result, b), 16);
 
@@ -1028,11 +1028,11 @@ TEST(SymbolicExprTest, RandomTreesRoundTripThroughBothForms) {
     ASSERT_FALSE(fromPlain.isNull());
     EXPECT_EQ(freeSymbols(fromPlain).size() <= freeSymbols(tree).size(), true);
     for (int trial = 0; trial < 3; ++trial) {
-      llvm::StringMap<SymValue> bindings;
+      llvm::StringMap<EvalValue> bindings;
       for (const char *name : TreeGenerator::kNames)
         bindings[name] = static_cast<int64_t>(gen.pick(13)) - 6;
-      std::optional<SymValue> expected = evaluate(tree, bindings);
-      std::optional<SymValue> actual = evaluate(fromPlain, bindings);
+      std::optional<EvalValue> expected = evaluate(tree, bindings);
+      std::optional<EvalValue> actual = evaluate(fromPlain, bindings);
       if (!expected || !actual)
         continue; // Division by zero or overflow (can depend on order).
       EXPECT_EQ(*expected, *actual)

@@ -50,7 +50,7 @@ public:
     for (const std::string &s : strides)
       m.strides.push_back(dim(s));
     m.storageOffset = dim(offset);
-    m.layout = layout;
+    m.layout = static_cast<Layout>(layout);
     return m;
   }
 
