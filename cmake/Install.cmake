@@ -6,7 +6,8 @@
 #   lib/pkgconfig/pt2ir.pc                                   pkg-config
 #
 # find_package(pt2ir) gives pt2ir::ir, pt2ir::serde, pt2ir::verifier,
-# pt2ir::passes and pt2ir::tools. The installed package finds its own
+# pt2ir::rewrite, pt2ir::passes and pt2ir::tools, and pt2ir::plugin for pass
+# plugins. The installed package finds its own
 # dependencies (LLVM Support, fmt, RapidJSON, libzip, zstd, zlib) when it is
 # loaded instead of carrying this machine's paths: the two helper targets
 # that hold them (pt2ir_llvm, pt2ir_rapidjson) keep their paths for the build
@@ -51,6 +52,7 @@ set_target_properties(pt2ir_ir PROPERTIES EXPORT_NAME ir)
 set_target_properties(pt2ir_serde PROPERTIES EXPORT_NAME serde)
 set_target_properties(pt2ir_verifier PROPERTIES EXPORT_NAME verifier)
 set_target_properties(pt2ir_passes PROPERTIES EXPORT_NAME passes)
+set_target_properties(pt2ir_rewrite PROPERTIES EXPORT_NAME rewrite)
 set_target_properties(pt2ir_tools PROPERTIES EXPORT_NAME tools)
 set_target_properties(pt2ir_plugin PROPERTIES EXPORT_NAME plugin)
 set_target_properties(pt2ir_llvm PROPERTIES EXPORT_NAME llvm)
@@ -66,13 +68,13 @@ if(PT2IR_SANITIZE)
   set(PT2IR_PC_EXTRA_LIBS "-fsanitize=address,undefined")
 endif()
 
-install(TARGETS pt2ir_ir pt2ir_serde pt2ir_verifier pt2ir_passes pt2ir_tools
+install(TARGETS pt2ir_ir pt2ir_serde pt2ir_verifier pt2ir_rewrite pt2ir_passes pt2ir_tools
                 pt2ir_plugin pt2ir_llvm pt2ir_llvm_headers pt2ir_rapidjson
         EXPORT pt2irTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS pt2-opt pt2-diff RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-foreach(folder ir serde verifier passes tools/lib)
+foreach(folder ir serde verifier rewrite passes tools/lib)
   install(DIRECTORY "${PROJECT_SOURCE_DIR}/${folder}/"
           DESTINATION "${PT2IR_INSTALL_INCLUDEDIR}/${folder}"
           FILES_MATCHING PATTERN "*.h" PATTERN "*.def" PATTERN "*.inc")

@@ -77,6 +77,23 @@ public:
   std::vector<std::string> guardsCode;
   ExtraFields extras;
 
+  //===--- Program-aware rewiring (ir/ValueRewiring.cpp) ---===//
+  // The signature and the module call graph name top-level values by name.
+  // Value::replaceAllUsesWith and Graph::renameValue change only the graph;
+  // these keep the names outside it in step, so a pass that replaces or
+  // renames a graph output needs no hand patching of output_specs.
+
+  /// Makes every use of `from` read `to` (node operands, graph outputs), and
+  /// every output spec and module-call-graph entry that names `from` as a
+  /// result name `to`. Mentions of `from` as a graph input (input specs, the
+  /// root call's inputs) stay: the input still exists. Both values must be
+  /// of one graph and of one type.
+  llvm::Error replaceAllUsesWith(Value *from, Value *to);
+  /// Renames `v` and every mention of it: its uses, the signature (specs
+  /// and `user_input_name` targets), the module call graph, and the stored
+  /// name of the node defining it when that name was the value's.
+  llvm::Error renameValue(Value *v, llvm::StringRef newName);
+
   /// Finds a range constraint by symbol name.
   const RangeConstraint *findRangeConstraint(llvm::StringRef symbol) const;
 

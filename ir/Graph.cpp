@@ -58,6 +58,21 @@ llvm::StringRef Graph::uniqueName(llvm::StringRef base) {
   }
 }
 
+llvm::Error Graph::renameValue(Value *v, llvm::StringRef newName) {
+  if (v->getGraph() != this || v->getOrigin() == ValueOrigin::TableOnly || !v->isLive())
+    return makeError("cannot rename '" + v->getName() + "': it is not a live value defined in this graph");
+  if (newName.empty())
+    return makeError("cannot rename '" + v->getName() + "' to an empty name");
+  if (newName == v->getName())
+    return llvm::Error::success();
+  if (isNameUsed(newName))
+    return makeError("cannot rename '" + v->getName() + "' to '" + newName + "': the name is taken");
+  valuesByName.erase(v->getName());
+  v->name = ctx.intern(newName);
+  valuesByName[v->name] = v;
+  return llvm::Error::success();
+}
+
 llvm::Error Graph::checkDefinable(const Argument &arg) const {
   llvm::Error err = llvm::Error::success();
   llvm::SmallVector<llvm::StringRef, 4> seen;

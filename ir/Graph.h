@@ -93,6 +93,11 @@ public:
   /// Returns a name not yet used in this graph (isNameUsed), derived from
   /// `base`.
   llvm::StringRef uniqueName(llvm::StringRef base);
+  /// Renames `v` (a graph input or node output of this graph); its uses
+  /// follow. Refuses a name already used (isNameUsed). This graph only: to
+  /// keep the signature and module call graph in step, use
+  /// ExportedProgram::renameValue.
+  llvm::Error renameValue(Value *v, llvm::StringRef newName);
 
   /// The value-table entries in the order they are written: the file's order
   /// for a table read in a different order, otherwise definition order

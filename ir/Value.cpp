@@ -42,6 +42,11 @@ void Use::set(Value *v) {
   v->firstUse = this;
 }
 
+void Use::setDetachedName(llvm::StringRef newName) {
+  assert(role == UseRole::Detached && !value && "only detached slots hold a name of their own");
+  name = newName;
+}
+
 unsigned Value::getNumUses() const {
   unsigned n = 0;
   for (Use *u = firstUse; u; u = u->getNext())

@@ -56,6 +56,9 @@ public:
   Graph *getOutputOwner() const { return outputOwner; }
   /// Points an Operand slot at another value, relinking use lists.
   void set(Value *v);
+  /// Renames a Detached slot (the signature's and module call graph's
+  /// mentions of a value); other slots take their value's name.
+  void setDetachedName(llvm::StringRef newName);
   Use *getNext() const { return next; }
   /// Whether the context holds unknown JSON keys for this slot.
   bool hasExtraFields() const { return hasExtras; }
