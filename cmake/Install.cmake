@@ -14,7 +14,8 @@
 # only and point, once installed, at targets pt2irConfig.cmake creates.
 #
 # Also registers the `install-consumer` test, which installs into a prefix in
-# the build tree and builds test/consumer against it.
+# the build tree and builds test/consumer against it, and the
+# `example-backend` test, which does the same for examples/backend.
 
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -44,7 +45,8 @@ pt2ir_build_only(pt2ir_llvm INTERFACE_SYSTEM_INCLUDE_DIRECTORIES "")
 pt2ir_build_only(pt2ir_llvm_headers INTERFACE_INCLUDE_DIRECTORIES "")
 pt2ir_build_only(pt2ir_llvm_headers INTERFACE_SYSTEM_INCLUDE_DIRECTORIES "")
 pt2ir_build_only(pt2ir_llvm_headers INTERFACE_LINK_LIBRARIES pt2ir::LLVMHeaders)
-pt2ir_build_only(pt2ir_rapidjson INTERFACE_LINK_LIBRARIES pt2ir::RapidJSON)
+# RapidJSON is used by pt2ir's sources only: installed, this target is empty.
+pt2ir_build_only(pt2ir_rapidjson INTERFACE_LINK_LIBRARIES "")
 pt2ir_build_only(pt2ir_rapidjson INTERFACE_INCLUDE_DIRECTORIES "")
 pt2ir_build_only(pt2ir_rapidjson INTERFACE_SYSTEM_INCLUDE_DIRECTORIES "")
 
@@ -74,10 +76,17 @@ install(TARGETS pt2ir_ir pt2ir_serde pt2ir_verifier pt2ir_rewrite pt2ir_passes p
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS pt2-opt pt2-diff RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
+# Headers that only the library's own sources include (they use RapidJSON,
+# or are implementation details) are not installed.
+set(PT2IR_PRIVATE_HEADERS JsonNumbers.h PyJsonWriter.h StreamingReader.h)
+set(private_patterns "")
+foreach(header ${PT2IR_PRIVATE_HEADERS})
+  list(APPEND private_patterns PATTERN "${header}" EXCLUDE)
+endforeach()
 foreach(folder ir serde verifier rewrite passes tools/lib)
   install(DIRECTORY "${PROJECT_SOURCE_DIR}/${folder}/"
           DESTINATION "${PT2IR_INSTALL_INCLUDEDIR}/${folder}"
-          FILES_MATCHING PATTERN "*.h" PATTERN "*.def" PATTERN "*.inc")
+          FILES_MATCHING PATTERN "*.h" PATTERN "*.def" PATTERN "*.inc" ${private_patterns})
 endforeach()
 
 install(EXPORT pt2irTargets NAMESPACE pt2ir:: DESTINATION ${PT2IR_INSTALL_CMAKEDIR})
@@ -104,5 +113,14 @@ if(PT2IR_BUILD_TESTS)
       -DWORK_DIR=${PROJECT_BINARY_DIR}/consumer-test
       -DGENERATOR=${CMAKE_GENERATOR}
       -DCXX_COMPILER=${CMAKE_CXX_COMPILER}
+      -DLLVM_INCLUDE_DIR=${PT2IR_LLVM_ROOT}/include
       -P ${PROJECT_SOURCE_DIR}/test/consumer/RunConsumerTest.cmake)
+  add_test(NAME example-backend
+    COMMAND ${CMAKE_COMMAND}
+      -DPT2IR_SOURCE_DIR=${PROJECT_SOURCE_DIR}
+      -DPT2IR_BINARY_DIR=${PROJECT_BINARY_DIR}
+      -DWORK_DIR=${PROJECT_BINARY_DIR}/example-backend-test
+      -DGENERATOR=${CMAKE_GENERATOR}
+      -DCXX_COMPILER=${CMAKE_CXX_COMPILER}
+      -P ${PROJECT_SOURCE_DIR}/test/consumer/RunExampleBackend.cmake)
 endif()

@@ -35,7 +35,7 @@ public:
   using NodeList = llvm::simple_ilist<Node>;
   using iterator = NodeList::iterator;
 
-  explicit Graph(IRContext &ctx) : ctx(ctx) {}
+  explicit Graph(IRContext &context) : ctx(context) {}
   Graph(const Graph &) = delete;
   Graph &operator=(const Graph &) = delete;
   ~Graph();

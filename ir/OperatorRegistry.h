@@ -70,8 +70,7 @@ public:
   size_t size() const { return Schemas.size(); }
 
 private:
-  explicit SchemaTableExtension(std::string Namespace)
-      : Namespace(std::move(Namespace)) {}
+  explicit SchemaTableExtension(std::string Ns) : Namespace(std::move(Ns)) {}
 
   std::string Namespace;
   /// Keyed by "name.overload" with "default" for an unnamed overload.

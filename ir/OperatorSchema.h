@@ -56,7 +56,7 @@ std::optional<OperatorTag> parseOperatorTag(llvm::StringRef Name);
 class OperatorTagSet {
 public:
   constexpr OperatorTagSet() = default;
-  constexpr explicit OperatorTagSet(uint32_t Bits) : Bits(Bits) {}
+  constexpr explicit OperatorTagSet(uint32_t Mask) : Bits(Mask) {}
   OperatorTagSet(std::initializer_list<OperatorTag> Tags) {
     for (OperatorTag Tag : Tags)
       insert(Tag);

@@ -147,7 +147,7 @@ public:
 
 private:
   friend class ExprBuilderAccess;
-  explicit Expr(std::shared_ptr<const ExprNode> node) : node(std::move(node)) {}
+  explicit Expr(std::shared_ptr<const ExprNode> n) : node(std::move(n)) {}
   std::shared_ptr<const ExprNode> node;
 };
 
@@ -323,7 +323,7 @@ Expr renameSymbols(const Expr &expr,
 class SymExprText {
 public:
   SymExprText() = default;
-  explicit SymExprText(std::string text) : text(std::move(text)) {}
+  explicit SymExprText(std::string source) : text(std::move(source)) {}
   /// Text synthesised from a tree, printed in `form`.
   static SymExprText fromExpr(Expr expr, Form form);
 

@@ -172,8 +172,8 @@ public:
 private:
   friend class Graph;
   friend class Use;
-  Value(llvm::StringRef name, ValueType type, ValueOrigin origin, Graph *g)
-      : name(name), type(type), origin(origin), graph(g) {}
+  Value(llvm::StringRef n, ValueType t, ValueOrigin o, Graph *g)
+      : name(n), type(t), origin(o), graph(g) {}
 
   llvm::StringRef name;
   ValueType type;

@@ -1645,6 +1645,76 @@ std::pair<size_t, size_t> lineAndColumn(llvm::StringRef text, size_t offset) {
   return {line, col};
 }
 
+/// A RapidJSON value as an llvm::json value (for upgraders).
+static llvm::json::Value toLLVMJson(const rapidjson::Value &v) {
+  switch (v.GetType()) {
+  case rapidjson::kNullType:
+    return nullptr;
+  case rapidjson::kFalseType:
+    return false;
+  case rapidjson::kTrueType:
+    return true;
+  case rapidjson::kStringType:
+    return std::string(v.GetString(), v.GetStringLength());
+  case rapidjson::kNumberType:
+    if (v.IsInt64())
+      return v.GetInt64();
+    if (v.IsUint64())
+      return v.GetUint64();
+    return v.GetDouble();
+  case rapidjson::kArrayType: {
+    llvm::json::Array a;
+    for (const auto &e : v.GetArray())
+      a.push_back(toLLVMJson(e));
+    return a;
+  }
+  case rapidjson::kObjectType: {
+    llvm::json::Object o;
+    for (const auto &m : v.GetObject())
+      o[std::string(m.name.GetString(), m.name.GetStringLength())] = toLLVMJson(m.value);
+    return o;
+  }
+  }
+  return nullptr;
+}
+
+/// The inverse of toLLVMJson, allocating from `alloc`.
+static rapidjson::Value fromLLVMJson(const llvm::json::Value &v,
+                                     rapidjson::Document::AllocatorType &alloc) {
+  switch (v.kind()) {
+  case llvm::json::Value::Null:
+    return rapidjson::Value();
+  case llvm::json::Value::Boolean:
+    return rapidjson::Value(*v.getAsBoolean());
+  case llvm::json::Value::Number:
+    if (std::optional<int64_t> i = v.getAsInteger())
+      return rapidjson::Value(*i);
+    if (std::optional<uint64_t> u = v.getAsUINT64())
+      return rapidjson::Value(*u);
+    return rapidjson::Value(*v.getAsNumber());
+  case llvm::json::Value::String: {
+    llvm::StringRef s = *v.getAsString();
+    return rapidjson::Value(s.data(), static_cast<rapidjson::SizeType>(s.size()), alloc);
+  }
+  case llvm::json::Value::Array: {
+    rapidjson::Value a(rapidjson::kArrayType);
+    for (const llvm::json::Value &e : *v.getAsArray())
+      a.PushBack(fromLLVMJson(e, alloc), alloc);
+    return a;
+  }
+  case llvm::json::Value::Object: {
+    rapidjson::Value o(rapidjson::kObjectType);
+    for (const auto &kv : *v.getAsObject()) {
+      llvm::StringRef key = kv.first;
+      o.AddMember(rapidjson::Value(key.data(), static_cast<rapidjson::SizeType>(key.size()), alloc),
+                  fromLLVMJson(kv.second, alloc), alloc);
+    }
+    return o;
+  }
+  }
+  return rapidjson::Value();
+}
+
 /// Applies the upgraders registered for `major`, deepest key path first.
 llvm::Error applyUpgraders(rapidjson::Document &doc, int64_t major,
                            const std::vector<SchemaUpgrader> &upgraders) {
@@ -1679,9 +1749,12 @@ llvm::Error applyUpgraders(rapidjson::Document &doc, int64_t major,
       }
       current = std::move(next);
     }
-    for (rapidjson::Value *v : current)
-      if (auto err = u->fn(*v, doc.GetAllocator()))
+    for (rapidjson::Value *v : current) {
+      llvm::json::Value value = toLLVMJson(*v);
+      if (auto err = u->fn(value))
         return err;
+      *v = fromLLVMJson(value, doc.GetAllocator());
+    }
   }
   if (!todo.empty() && doc.IsObject()) {
     auto it = doc.FindMember("schema_version");

@@ -16,7 +16,7 @@
 #include "pt2ir/ir/ExportedProgram.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
-#include <rapidjson/document.h>
+#include "llvm/Support/JSON.h"
 #include <functional>
 #include <memory>
 #include <string>
@@ -27,13 +27,13 @@ namespace pt2ir {
 /// Rewrites a program of an older or newer schema major into the current one
 /// before it is read: `fn` is applied to every JSON value at `keyPath`
 /// (dot-separated keys, `[]` for every element of an array, e.g.
-/// `graph_module.graph.nodes[].inputs`). Upgraders run deepest path first.
+/// `graph_module.graph.nodes[].inputs`) and may change it in place.
+/// Upgraders run deepest path first. (An upgraded value's object keys lose
+/// their order; the reader does not depend on it.)
 struct SchemaUpgrader {
   int64_t fromMajor;
   std::string keyPath;
-  std::function<llvm::Error(rapidjson::Value &value,
-                            rapidjson::Document::AllocatorType &alloc)>
-      fn;
+  std::function<llvm::Error(llvm::json::Value &value)> fn;
 };
 
 struct ReadOptions {

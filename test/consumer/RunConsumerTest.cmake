@@ -10,34 +10,15 @@
 # 4. builds a second program with `pkg-config --cflags --libs pt2ir` and runs it.
 # Any failure stops with FATAL_ERROR (a failed test).
 
-foreach(var PT2IR_SOURCE_DIR PT2IR_BINARY_DIR WORK_DIR GENERATOR)
-  if(NOT DEFINED ${var})
-    message(FATAL_ERROR "RunConsumerTest.cmake: ${var} is not set")
-  endif()
-endforeach()
+include("${CMAKE_CURRENT_LIST_DIR}/ConsumerCommon.cmake")
+require_vars(RunConsumerTest.cmake PT2IR_SOURCE_DIR PT2IR_BINARY_DIR WORK_DIR GENERATOR LLVM_INCLUDE_DIR)
 
 set(prefix "${WORK_DIR}/prefix")
 set(build "${WORK_DIR}/build")
 set(program "${PT2IR_SOURCE_DIR}/test/corpus/mlp.json")
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
-
-# Runs a command; stops on a non-zero exit, keeping its output in `out_var`.
-function(run step out_var)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${step} failed (${rc}):\n${ARGN}\n${out}\n${err}")
-  endif()
-  set(${out_var} "${out}" PARENT_SCOPE)
-endfunction()
-
-function(expect text pattern what)
-  if(NOT text MATCHES "${pattern}")
-    message(FATAL_ERROR "${what}: expected to match '${pattern}', got:\n${text}")
-  endif()
-endfunction()
-
-run("install" out ${CMAKE_COMMAND} --install "${PT2IR_BINARY_DIR}" --prefix "${prefix}")
+install_pt2ir("${prefix}")
 foreach(file include/pt2ir/ir/Graph.h include/pt2ir/serde/ProgramReader.h
              include/pt2ir/passes/PassRegistry.def include/pt2ir/tools/lib/Stats.h
              lib/cmake/pt2ir/pt2irConfig.cmake lib/pkgconfig/pt2ir.pc bin/pt2-opt bin/pt2-diff)
@@ -55,13 +36,32 @@ foreach(f ${cmake_files})
   endif()
 endforeach()
 
-set(configure_args -S "${PT2IR_SOURCE_DIR}/test/consumer" -B "${build}" -G "${GENERATOR}"
-    -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=${prefix}")
-if(CXX_COMPILER)
-  list(APPEND configure_args "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}")
+# Installed headers carry no private dependency (RapidJSON, libzip), and all
+# of them compile together under strict warnings with only the installed
+# include directory and LLVM's.
+set(cxx "${CXX_COMPILER}")
+if(NOT cxx)
+  set(cxx c++)
 endif()
-run("configure consumer" out ${CMAKE_COMMAND} ${configure_args})
-run("build consumer" out ${CMAKE_COMMAND} --build "${build}")
+# The treespec headers still expose RapidJSON; they move to treespec/ with
+# a RapidJSON-free interface.
+set(known_private_includes pt2ir/serde/Treespec.h pt2ir/serde/TreespecJson.h
+    pt2ir/serde/TreespecRegistry.h pt2ir/serde/TreespecNamedtuple.h pt2ir/serde/TreespecFlatten.h)
+file(GLOB_RECURSE headers RELATIVE "${prefix}/include" "${prefix}/include/pt2ir/*.h")
+set(all_headers "")
+foreach(header ${headers})
+  file(READ "${prefix}/include/${header}" text)
+  string(REGEX MATCH "#include [<\"](rapidjson/|zip[.]h)" private_include "${text}")
+  if(private_include AND NOT header IN_LIST known_private_includes)
+    message(FATAL_ERROR "install: ${header} includes a private dependency (${private_include})")
+  endif()
+  string(APPEND all_headers "#include <${header}>\n")
+endforeach()
+file(WRITE "${WORK_DIR}/all_headers.cpp" "${all_headers}int main() { return 0; }\n")
+run("strict headers" out ${cxx} -std=c++17 -fsyntax-only -Wall -Wextra -Wshadow -Wpedantic -Werror
+    "-I${prefix}/include" -isystem "${LLVM_INCLUDE_DIR}" "${WORK_DIR}/all_headers.cpp")
+
+build_against_install("${PT2IR_SOURCE_DIR}/test/consumer" "${build}" "${prefix}")
 
 run("run consumer" out "${build}/pt2ir-consumer" "${program}" "${WORK_DIR}/tagged.json")
 expect("${out}" "tag-aten-nodes: nodes-tagged = 12\n" "consumer statistics")
@@ -81,10 +81,6 @@ endif()
 set(ENV{PKG_CONFIG_PATH} "${prefix}/lib/pkgconfig")
 run("pkg-config" flags ${PKG_CONFIG_EXECUTABLE} --cflags --libs pt2ir)
 separate_arguments(flags UNIX_COMMAND "${flags}")
-set(cxx "${CXX_COMPILER}")
-if(NOT cxx)
-  set(cxx c++)
-endif()
 run("pkg-config build" out ${cxx} -std=c++17 -O1 "${PT2IR_SOURCE_DIR}/test/consumer/pkgconfig_check.cpp"
     -o "${WORK_DIR}/pkgconfig-check" ${flags})
 run("pkg-config run" out "${WORK_DIR}/pkgconfig-check" "${program}")

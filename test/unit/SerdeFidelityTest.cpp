@@ -157,12 +157,17 @@ TEST(SchemaVersion, UpgraderReadsAFutureMajor) {
   ReadOptions options;
   unsigned calls = 0;
   options.upgraders.push_back({9, "graph_module.graph.nodes[]",
-                               [&](rapidjson::Value &node, rapidjson::Document::AllocatorType &alloc) -> llvm::Error {
+                               [&](llvm::json::Value &node) -> llvm::Error {
                                  ++calls;
-                                 auto it = node.FindMember("op");
-                                 if (it == node.MemberEnd())
+                                 llvm::json::Object *object = node.getAsObject();
+                                 std::optional<llvm::json::Value> op;
+                                 if (object)
+                                   if (llvm::json::Value *found = object->get("op"))
+                                     op = std::move(*found);
+                                 if (!op)
                                    return llvm::createStringError(llvm::inconvertibleErrorCode(), "no op");
-                                 it->name.SetString("target", alloc);
+                                 object->erase("op");
+                                 (*object)["target"] = std::move(*op);
                                  return llvm::Error::success();
                                }});
   auto ep = readProgram(text, options);

@@ -107,8 +107,8 @@ private:
 /// stage or update draws the line again below the message).
 class ProgressAwareStream : public llvm::raw_ostream {
 public:
-  ProgressAwareStream(Progress &progress, llvm::raw_ostream &out)
-      : progress(progress), out(out) {
+  ProgressAwareStream(Progress &line, llvm::raw_ostream &stream)
+      : progress(line), out(stream) {
     SetUnbuffered();
   }
 
