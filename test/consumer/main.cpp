@@ -6,14 +6,15 @@
 //   pt2ir-consumer IN.json OUT.json
 //
 // The pass tags every aten node with `consumer_tag` metadata and counts them
-// in a statistic. pt2ir's pass registry is a fixed table, so a pass from
-// outside is handed to PassManager::addPass directly.
+// in a statistic. It is registered by name in the run's Registry, so the
+// pipeline names it like a built-in pass.
 //
 //===----------------------------------------------------------------------===//
 
 #include "pt2ir/ir/ExportedProgram.h"
 #include "pt2ir/passes/Pass.h"
 #include "pt2ir/passes/PassManager.h"
+#include "pt2ir/passes/PassRegistry.h"
 #include "pt2ir/serde/ProgramReader.h"
 #include "pt2ir/serde/ProgramWriter.h"
 #include "pt2ir/tools/lib/Stats.h"
@@ -56,12 +57,19 @@ int main(int argc, char **argv) {
     llvm::errs() << "usage: pt2ir-consumer IN.json OUT.json\n";
     return 2;
   }
-  auto program = pt2ir::readProgramFile(argv[1]);
+  auto registry = std::make_shared<pt2ir::Registry>();
+  if (auto err = pt2ir::registerPass<TagAtenNodesPass>(
+          *registry, "tag-aten-nodes", "Tag every aten node"))
+    return fail(std::move(err));
+  pt2ir::ReadOptions options;
+  options.registry = registry;
+  auto program = pt2ir::readProgramFile(argv[1], options);
   if (!program)
     return fail(program.takeError());
 
-  pt2ir::PassManager manager;
-  manager.addPass(std::make_unique<TagAtenNodesPass>());
+  pt2ir::PassManager manager(registry);
+  if (auto err = manager.addPipeline("tag-aten-nodes,dce"))
+    return fail(std::move(err));
   manager.setVerifyHook([](const pt2ir::ExportedProgram &ep) -> llvm::Error {
     auto diags = pt2ir::verifyProgram(ep);
     if (!pt2ir::hasErrors(diags))
