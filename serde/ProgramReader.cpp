@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "pt2ir/serde/ProgramReader.h"
-#include "pt2ir/serde/JsonNumbers.h"
-#include "pt2ir/serde/PyJsonWriter.h"
+#include "pt2ir/json/JsonNumbers.h"
+#include "pt2ir/json/PyJsonWriter.h"
 #include "pt2ir/serde/StreamingReader.h"
 
 #include "pt2ir/ir/Enums.h"
@@ -1801,7 +1801,7 @@ llvm::Expected<ExportedProgram> readProgram(llvm::StringRef json, const ReadOpti
   constexpr unsigned Flags = rapidjson::kParseInsituFlag | rapidjson::kParseValidateEncodingFlag |
                              rapidjson::kParseIterativeFlag;
   // Without kParseStopWhenDoneFlag, anything but whitespace after the
-  // document is an error. Numbers are converted by serde/JsonNumbers.h.
+  // document is an error. Numbers are converted by json/JsonNumbers.h.
   rapidjson::InsituStringStream stream(buffer.data());
   std::string numberError;
   rapidjson::ParseResult parsed = pt2ir::json::parseDocument<Flags>(stream, doc, numberError);

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pt2ir/serde/ProgramWriter.h"
-#include "pt2ir/serde/PyJsonWriter.h"
+#include "pt2ir/json/PyJsonWriter.h"
 
 #include "pt2ir/ir/Graph.h"
 #include "llvm/Support/FileSystem.h"

@@ -17,7 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pt2ir/serde/StreamingReader.h"
-#include "pt2ir/serde/JsonNumbers.h"
+#include "pt2ir/json/JsonNumbers.h"
 
 #include "pt2ir/ir/Enums.h"
 #include "pt2ir/ir/Graph.h"
@@ -246,7 +246,7 @@ public:
   }
 
   /// Any JSON number, converted to double as the DOM reader would
-  /// (serde/JsonNumbers.h).
+  /// (json/JsonNumbers.h).
   bool number(double &out) {
     skipWhitespace();
     const char *start = p;

@@ -8,7 +8,7 @@
 
 #include "pt2ir/serde/Treespec.h"
 
-#include "pt2ir/serde/PyJsonWriter.h"
+#include "pt2ir/json/PyJsonWriter.h"
 #include "pt2ir/serde/TreespecJson.h"
 #include <algorithm>
 #include <utility>

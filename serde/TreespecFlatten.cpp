@@ -8,7 +8,7 @@
 
 #include "pt2ir/serde/TreespecFlatten.h"
 
-#include "pt2ir/serde/PyJsonWriter.h"
+#include "pt2ir/json/PyJsonWriter.h"
 #include "pt2ir/serde/TreespecJson.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"

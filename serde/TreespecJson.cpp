@@ -1,7 +1,7 @@
 //===- TreespecJson.cpp - Bounded JSON parsing for treespecs --------------===//
 
 #include "pt2ir/serde/TreespecJson.h"
-#include "pt2ir/serde/JsonNumbers.h"
+#include "pt2ir/json/JsonNumbers.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include <rapidjson/error/en.h>
@@ -76,7 +76,7 @@ llvm::Error parseBoundedJson(llvm::StringRef text, unsigned maxDepth,
 
   // Invalid UTF-8 is refused, as by the program reader: it could only be
   // dumped as escapes of its single bytes, which read back as other text.
-  // Numbers are converted by serde/JsonNumbers.h.
+  // Numbers are converted by json/JsonNumbers.h.
   constexpr unsigned Flags = rapidjson::kParseIterativeFlag |
                              rapidjson::kParseValidateEncodingFlag |
                              json::ExactNumberFlags;

@@ -2,7 +2,7 @@
 
 #include "pt2ir/serde/TreespecNamedtuple.h"
 
-#include "pt2ir/serde/PyJsonWriter.h"
+#include "pt2ir/json/PyJsonWriter.h"
 #include "pt2ir/serde/TreespecJson.h"
 #include "llvm/ADT/STLExtras.h"
 

@@ -2,7 +2,7 @@
 
 #include "pt2ir/serde/TreespecRegistry.h"
 
-#include "pt2ir/serde/PyJsonWriter.h"
+#include "pt2ir/json/PyJsonWriter.h"
 #include "pt2ir/serde/TreespecJson.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"

@@ -4,13 +4,13 @@
 // (`0e308`), indexed its table of powers of ten out of bounds for tiny and
 // huge numbers (fuzz finding 8 of fuzz_treespec: a fraction with hundreds of
 // leading zeros), read `1065E-327` as NaN and was off by one unit in the
-// last place on long numbers. serde/JsonNumbers.h converts every number
+// last place on long numbers. json/JsonNumbers.h converts every number
 // token with std::from_chars instead; these tests check the conversion
 // against strtod and every reader that goes through it.
 //
 //===----------------------------------------------------------------------===//
 
-#include "pt2ir/serde/JsonNumbers.h"
+#include "pt2ir/json/JsonNumbers.h"
 #include "pt2ir/serde/ProgramReader.h"
 #include "pt2ir/serde/ProgramWriter.h"
 #include "pt2ir/serde/TreespecJson.h"

@@ -2,10 +2,10 @@
 
 #include "pt2ir/tools/lib/RoundTrip.h"
 
-#include "pt2ir/serde/JsonNumbers.h"
+#include "pt2ir/json/JsonNumbers.h"
+#include "pt2ir/json/PyJsonWriter.h"
 #include "pt2ir/serde/ProgramReader.h"
 #include "pt2ir/serde/ProgramWriter.h"
-#include "pt2ir/serde/PyJsonWriter.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/memorystream.h>

@@ -23,8 +23,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PT2IR_SERDE_JSONNUMBERS_H
-#define PT2IR_SERDE_JSONNUMBERS_H
+#ifndef PT2IR_JSON_JSONNUMBERS_H
+#define PT2IR_JSON_JSONNUMBERS_H
 
 #include "llvm/ADT/StringRef.h"
 
@@ -146,4 +146,4 @@ rapidjson::ParseResult parseDocument(Stream &stream, rapidjson::Document &doc,
 
 } // namespace pt2ir::json
 
-#endif // PT2IR_SERDE_JSONNUMBERS_H
+#endif // PT2IR_JSON_JSONNUMBERS_H

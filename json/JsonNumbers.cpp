@@ -1,6 +1,6 @@
 //===- JsonNumbers.cpp - Exact conversion of JSON number tokens -----------===//
 
-#include "pt2ir/serde/JsonNumbers.h"
+#include "pt2ir/json/JsonNumbers.h"
 
 #include <charconv>
 #include <cmath>

@@ -6,8 +6,8 @@
 // reproduces those bytes so that read-then-write is an exact round trip.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PT2IR_SERDE_PYJSONWRITER_H
-#define PT2IR_SERDE_PYJSONWRITER_H
+#ifndef PT2IR_JSON_PYJSONWRITER_H
+#define PT2IR_JSON_PYJSONWRITER_H
 
 #include "pt2ir/ir/PyRepr.h"
 #include "llvm/ADT/StringRef.h"

@@ -1,6 +1,6 @@
 //===- PyJsonWriter.cpp - JSON text exactly as Python's json.dumps --------===//
 
-#include "pt2ir/serde/PyJsonWriter.h"
+#include "pt2ir/json/PyJsonWriter.h"
 
 #include <fmt/format.h>
 
