@@ -1,17 +1,19 @@
 # Installs pt2ir as a library to build on (`cmake --install <build>`):
-#   include/pt2ir/{ir,serde,verifier,passes,tools/lib}/...   headers, same layout
-#   lib/libpt2ir_*.a                                         static libraries
-#   bin/pt2-opt, bin/pt2-diff                                tools
-#   lib/cmake/pt2ir/                                         find_package(pt2ir)
-#   lib/pkgconfig/pt2ir.pc                                   pkg-config
+#   include/pt2ir/<folder>/...      headers, same layout (ir, treespec, serde,
+#                                   verifier, rewrite, passes, tools/lib)
+#   lib/libpt2ir_*.a                static libraries
+#   bin/pt2-opt, bin/pt2-diff       tools
+#   lib/cmake/pt2ir/                find_package(pt2ir)
+#   lib/pkgconfig/pt2ir.pc          pkg-config
 #
-# find_package(pt2ir) gives pt2ir::ir, pt2ir::json, pt2ir::serde,
-# pt2ir::verifier, pt2ir::rewrite, pt2ir::passes and pt2ir::tools, and
-# pt2ir::plugin for pass plugins. The installed package finds its own
-# dependencies (LLVM Support, fmt, RapidJSON, libzip, zstd, zlib) when it is
-# loaded instead of carrying this machine's paths: the two helper targets
-# that hold them (pt2ir_llvm, pt2ir_rapidjson) keep their paths for the build
-# only and point, once installed, at targets pt2irConfig.cmake creates.
+# find_package(pt2ir) gives pt2ir::ir, pt2ir::json, pt2ir::treespec,
+# pt2ir::serde, pt2ir::verifier, pt2ir::rewrite, pt2ir::passes and
+# pt2ir::tools, and pt2ir::plugin for pass plugins. The installed package
+# finds its own dependencies (LLVM Support, fmt, RapidJSON, libzip, zstd,
+# zlib) when it is loaded instead of carrying this machine's paths: the two
+# helper targets that hold them (pt2ir_llvm, pt2ir_rapidjson) keep their
+# paths for the build only and point, once installed, at targets
+# pt2irConfig.cmake creates.
 #
 # Also registers the `install-consumer` test, which installs into a prefix in
 # the build tree and builds test/consumer against it, and the
@@ -52,6 +54,7 @@ pt2ir_build_only(pt2ir_rapidjson INTERFACE_SYSTEM_INCLUDE_DIRECTORIES "")
 
 set_target_properties(pt2ir_ir PROPERTIES EXPORT_NAME ir)
 set_target_properties(pt2ir_json PROPERTIES EXPORT_NAME json)
+set_target_properties(pt2ir_treespec PROPERTIES EXPORT_NAME treespec)
 set_target_properties(pt2ir_serde PROPERTIES EXPORT_NAME serde)
 set_target_properties(pt2ir_verifier PROPERTIES EXPORT_NAME verifier)
 set_target_properties(pt2ir_passes PROPERTIES EXPORT_NAME passes)
@@ -71,21 +74,22 @@ if(PT2IR_SANITIZE)
   set(PT2IR_PC_EXTRA_LIBS "-fsanitize=address,undefined")
 endif()
 
-install(TARGETS pt2ir_ir pt2ir_json pt2ir_serde pt2ir_verifier pt2ir_rewrite pt2ir_passes pt2ir_tools
+install(TARGETS pt2ir_ir pt2ir_json pt2ir_treespec pt2ir_serde pt2ir_verifier pt2ir_rewrite
+                pt2ir_passes pt2ir_tools
                 pt2ir_plugin pt2ir_llvm pt2ir_llvm_headers pt2ir_rapidjson
         EXPORT pt2irTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS pt2-opt pt2-diff RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # Headers that only the library's own sources include (they use RapidJSON,
-# or are implementation details) are not installed.
-set(PT2IR_PRIVATE_HEADERS JsonNumbers.h PyJsonWriter.h StreamingReader.h)
+# or are implementation details) are not installed; json/ holds such headers
+# only.
+set(PT2IR_PRIVATE_HEADERS StreamingReader.h TreespecJson.h)
 set(private_patterns "")
 foreach(header ${PT2IR_PRIVATE_HEADERS})
   list(APPEND private_patterns PATTERN "${header}" EXCLUDE)
 endforeach()
-# json/ holds private headers only.
-foreach(folder ir serde verifier rewrite passes tools/lib)
+foreach(folder ir treespec serde verifier rewrite passes tools/lib)
   install(DIRECTORY "${PROJECT_SOURCE_DIR}/${folder}/"
           DESTINATION "${PT2IR_INSTALL_INCLUDEDIR}/${folder}"
           FILES_MATCHING PATTERN "*.h" PATTERN "*.def" PATTERN "*.inc" ${private_patterns})

@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pt2ir/fuzz/FuzzSupport.h"
-#include "pt2ir/serde/Treespec.h"
+#include "pt2ir/treespec/Treespec.h"
 
 namespace {
 

@@ -21,7 +21,7 @@
 #include "pt2ir/passes/PassManager.h"
 #include "pt2ir/serde/ProgramReader.h"
 #include "pt2ir/serde/ProgramWriter.h"
-#include "pt2ir/serde/Treespec.h"
+#include "pt2ir/treespec/Treespec.h"
 #include "pt2ir/verifier/Verifier.h"
 
 #include "llvm/Support/FileSystem.h"

@@ -13,7 +13,7 @@
 #include "pt2ir/json/JsonNumbers.h"
 #include "pt2ir/serde/ProgramReader.h"
 #include "pt2ir/serde/ProgramWriter.h"
-#include "pt2ir/serde/TreespecJson.h"
+#include "pt2ir/treespec/TreespecJson.h"
 
 #include <gtest/gtest.h>
 

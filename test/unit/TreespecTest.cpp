@@ -1,10 +1,10 @@
 //===- TreespecTest.cpp - Treespec unit tests -----------------------------===//
 
-#include "pt2ir/serde/Treespec.h"
-#include "pt2ir/serde/TreespecFlatten.h"
-#include "pt2ir/serde/TreespecJson.h"
-#include "pt2ir/serde/TreespecNamedtuple.h"
-#include "pt2ir/serde/TreespecRegistry.h"
+#include "pt2ir/treespec/Treespec.h"
+#include "pt2ir/treespec/TreespecFlatten.h"
+#include "pt2ir/treespec/TreespecJson.h"
+#include "pt2ir/treespec/TreespecNamedtuple.h"
+#include "pt2ir/treespec/TreespecRegistry.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

@@ -2,8 +2,8 @@
 
 #include "pt2ir/tools/lib/TreespecBridge.h"
 
-#include "pt2ir/serde/Treespec.h"
-#include "pt2ir/serde/TreespecRegistry.h"
+#include "pt2ir/treespec/Treespec.h"
+#include "pt2ir/treespec/TreespecRegistry.h"
 
 #include <memory>
 

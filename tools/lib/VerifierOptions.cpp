@@ -8,7 +8,7 @@
 
 #include "pt2ir/tools/lib/VerifierOptions.h"
 
-#include "pt2ir/serde/Treespec.h"
+#include "pt2ir/treespec/Treespec.h"
 #include "pt2ir/verifier/ExpectedDiagnostics.h"
 
 #include "llvm/Support/MemoryBuffer.h"

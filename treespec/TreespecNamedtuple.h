@@ -12,11 +12,11 @@
 // `treespec_namedtuple_fields` and the parsed specs.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PT2IR_SERDE_TREESPECNAMEDTUPLE_H
-#define PT2IR_SERDE_TREESPECNAMEDTUPLE_H
+#ifndef PT2IR_TREESPEC_TREESPECNAMEDTUPLE_H
+#define PT2IR_TREESPEC_TREESPECNAMEDTUPLE_H
 
-#include "pt2ir/serde/Treespec.h"
-#include "pt2ir/serde/TreespecFlatten.h"
+#include "pt2ir/treespec/Treespec.h"
+#include "pt2ir/treespec/TreespecFlatten.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"

@@ -18,8 +18,8 @@
 // flatten values (TreespecFlatten.h).
 //
 //===----------------------------------------------------------------------===//
-#ifndef PT2IR_SERDE_TREESPECREGISTRY_H
-#define PT2IR_SERDE_TREESPECREGISTRY_H
+#ifndef PT2IR_TREESPEC_TREESPECREGISTRY_H
+#define PT2IR_TREESPEC_TREESPECREGISTRY_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"

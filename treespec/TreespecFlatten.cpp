@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pt2ir/serde/TreespecFlatten.h"
+#include "pt2ir/treespec/TreespecFlatten.h"
 
 #include "pt2ir/json/PyJsonWriter.h"
-#include "pt2ir/serde/TreespecJson.h"
+#include "pt2ir/treespec/TreespecJson.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 

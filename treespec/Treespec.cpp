@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pt2ir/serde/Treespec.h"
+#include "pt2ir/treespec/Treespec.h"
 
 #include "pt2ir/json/PyJsonWriter.h"
-#include "pt2ir/serde/TreespecJson.h"
+#include "pt2ir/treespec/TreespecJson.h"
 #include <algorithm>
 #include <utility>
 

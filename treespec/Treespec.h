@@ -19,11 +19,11 @@
 // handle the namedtuple side table (TreespecNamedtuple.h).
 //
 //===----------------------------------------------------------------------===//
-#ifndef PT2IR_SERDE_TREESPEC_H
-#define PT2IR_SERDE_TREESPEC_H
+#ifndef PT2IR_TREESPEC_TREESPEC_H
+#define PT2IR_TREESPEC_TREESPEC_H
 
-#include "pt2ir/serde/TreespecJson.h"
-#include "pt2ir/serde/TreespecRegistry.h"
+#include "pt2ir/treespec/TreespecJson.h"
+#include "pt2ir/treespec/TreespecRegistry.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

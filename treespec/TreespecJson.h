@@ -9,8 +9,8 @@
 // It does not interpret the JSON; the treespec format lives in Treespec.h.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PT2IR_SERDE_TREESPECJSON_H
-#define PT2IR_SERDE_TREESPECJSON_H
+#ifndef PT2IR_TREESPEC_TREESPECJSON_H
+#define PT2IR_TREESPEC_TREESPECJSON_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

@@ -1,6 +1,6 @@
 //===- TreespecJson.cpp - Bounded JSON parsing for treespecs --------------===//
 
-#include "pt2ir/serde/TreespecJson.h"
+#include "pt2ir/treespec/TreespecJson.h"
 #include "pt2ir/json/JsonNumbers.h"
 
 #include "llvm/ADT/SmallVector.h"

@@ -1,9 +1,9 @@
 //===- TreespecRegistry.cpp - Pytree node types known to treespecs --------===//
 
-#include "pt2ir/serde/TreespecRegistry.h"
+#include "pt2ir/treespec/TreespecRegistry.h"
 
 #include "pt2ir/json/PyJsonWriter.h"
-#include "pt2ir/serde/TreespecJson.h"
+#include "pt2ir/treespec/TreespecJson.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include <algorithm>

@@ -1,9 +1,9 @@
 //===- TreespecNamedtuple.cpp - Namedtuple field table and adapter --------===//
 
-#include "pt2ir/serde/TreespecNamedtuple.h"
+#include "pt2ir/treespec/TreespecNamedtuple.h"
 
 #include "pt2ir/json/PyJsonWriter.h"
-#include "pt2ir/serde/TreespecJson.h"
+#include "pt2ir/treespec/TreespecJson.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace pt2ir {

@@ -13,10 +13,10 @@
 // dict; deque and immutable_list to a list.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PT2IR_SERDE_TREESPECFLATTEN_H
-#define PT2IR_SERDE_TREESPECFLATTEN_H
+#ifndef PT2IR_TREESPEC_TREESPECFLATTEN_H
+#define PT2IR_TREESPEC_TREESPECFLATTEN_H
 
-#include "pt2ir/serde/Treespec.h"
+#include "pt2ir/treespec/Treespec.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
