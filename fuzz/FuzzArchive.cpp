@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pt2ir/archive/Pt2Archive.h"
+#include "pt2ir/archive/Pt2ArchiveWriter.h"
 #include "pt2ir/fuzz/FuzzSupport.h"
 #include "pt2ir/serde/ProgramReader.h"
-#include "pt2ir/serde/Pt2Archive.h"
-#include "pt2ir/serde/Pt2ArchiveWriter.h"
 
 namespace {
 

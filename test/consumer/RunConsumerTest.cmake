@@ -43,10 +43,10 @@ set(cxx "${CXX_COMPILER}")
 if(NOT cxx)
   set(cxx c++)
 endif()
-# The treespec headers still expose RapidJSON; they move to treespec/ with
-# a RapidJSON-free interface.
-set(known_private_includes pt2ir/serde/Treespec.h pt2ir/serde/TreespecJson.h
-    pt2ir/serde/TreespecRegistry.h pt2ir/serde/TreespecNamedtuple.h pt2ir/serde/TreespecFlatten.h)
+# The treespec headers still expose RapidJSON until their interface speaks
+# JSON text.
+set(known_private_includes pt2ir/treespec/Treespec.h pt2ir/treespec/TreespecJson.h
+    pt2ir/treespec/TreespecRegistry.h pt2ir/treespec/TreespecNamedtuple.h pt2ir/treespec/TreespecFlatten.h)
 file(GLOB_RECURSE headers RELATIVE "${prefix}/include" "${prefix}/include/pt2ir/*.h")
 set(all_headers "")
 foreach(header ${headers})

@@ -12,12 +12,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "pt2ir/serde/ArchivePath.h"
-#include "pt2ir/serde/Pt2Archive.h"
-#include "pt2ir/serde/Pt2ArchiveLayout.h"
-#include "pt2ir/serde/Pt2ArchiveWriter.h"
-#include "pt2ir/serde/ZipReader.h"
-#include "pt2ir/serde/ZipWriter.h"
+#include "pt2ir/archive/ArchivePath.h"
+#include "pt2ir/archive/Pt2Archive.h"
+#include "pt2ir/archive/Pt2ArchiveLayout.h"
+#include "pt2ir/archive/Pt2ArchiveWriter.h"
+#include "pt2ir/archive/ZipReader.h"
+#include "pt2ir/archive/ZipWriter.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"

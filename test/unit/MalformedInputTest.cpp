@@ -18,11 +18,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pt2ir/archive/Pt2Archive.h"
+#include "pt2ir/archive/Pt2ArchiveWriter.h"
 #include "pt2ir/ir/Printer.h"
 #include "pt2ir/serde/ProgramReader.h"
 #include "pt2ir/serde/ProgramWriter.h"
-#include "pt2ir/serde/Pt2Archive.h"
-#include "pt2ir/serde/Pt2ArchiveWriter.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

@@ -2,8 +2,8 @@
 
 #include "pt2ir/tools/lib/ProgramIO.h"
 
+#include "pt2ir/archive/Pt2ArchiveWriter.h"
 #include "pt2ir/serde/ProgramWriter.h"
-#include "pt2ir/serde/Pt2ArchiveWriter.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -10,9 +10,9 @@
 #ifndef PT2IR_TOOLS_PROGRAMIO_H
 #define PT2IR_TOOLS_PROGRAMIO_H
 
+#include "pt2ir/archive/Pt2Archive.h"
 #include "pt2ir/ir/ExportedProgram.h"
 #include "pt2ir/serde/ProgramReader.h"
-#include "pt2ir/serde/Pt2Archive.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
 #include <string>

@@ -3,10 +3,10 @@
 // Implements planPt2Archive and writePt2Archive.
 //
 //===----------------------------------------------------------------------===//
-#include "pt2ir/serde/Pt2ArchiveWriter.h"
+#include "pt2ir/archive/Pt2ArchiveWriter.h"
 
-#include "pt2ir/serde/ArchivePath.h"
-#include "pt2ir/serde/Pt2ArchiveLayout.h"
+#include "pt2ir/archive/ArchivePath.h"
+#include "pt2ir/archive/Pt2ArchiveLayout.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace llvm;

@@ -10,8 +10,8 @@
 // It does not read or write archives itself.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PT2IR_SERDE_PT2ARCHIVELAYOUT_H
-#define PT2IR_SERDE_PT2ARCHIVELAYOUT_H
+#ifndef PT2IR_ARCHIVE_PT2ARCHIVELAYOUT_H
+#define PT2IR_ARCHIVE_PT2ARCHIVELAYOUT_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"

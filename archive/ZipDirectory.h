@@ -15,10 +15,10 @@
 // It does not decompress or checksum entry data; ZipReader does that.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PT2IR_SERDE_ZIPDIRECTORY_H
-#define PT2IR_SERDE_ZIPDIRECTORY_H
+#ifndef PT2IR_ARCHIVE_ZIPDIRECTORY_H
+#define PT2IR_ARCHIVE_ZIPDIRECTORY_H
 
-#include "pt2ir/serde/ArchiveLimits.h"
+#include "pt2ir/archive/ArchiveLimits.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"

@@ -12,8 +12,8 @@
 // unpickles, the bytes.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PT2IR_SERDE_ARCHIVEPAYLOAD_H
-#define PT2IR_SERDE_ARCHIVEPAYLOAD_H
+#ifndef PT2IR_ARCHIVE_ARCHIVEPAYLOAD_H
+#define PT2IR_ARCHIVE_ARCHIVEPAYLOAD_H
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"

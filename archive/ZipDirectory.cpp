@@ -4,9 +4,9 @@
 // 4.3.12 central header, 4.3.14-4.3.16 end records, 4.5.3 ZIP64 extra).
 //
 //===----------------------------------------------------------------------===//
-#include "pt2ir/serde/ZipDirectory.h"
+#include "pt2ir/archive/ZipDirectory.h"
 
-#include "pt2ir/serde/ArchivePath.h"
+#include "pt2ir/archive/ArchivePath.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
 #include <algorithm>

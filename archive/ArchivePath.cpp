@@ -3,7 +3,7 @@
 // Implements the entry-name checks declared in ArchivePath.h.
 //
 //===----------------------------------------------------------------------===//
-#include "pt2ir/serde/ArchivePath.h"
+#include "pt2ir/archive/ArchivePath.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ConvertUTF.h"

@@ -17,12 +17,12 @@
 // Turning program JSON into IR is ProgramReader's job, not this file's.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PT2IR_SERDE_PT2ARCHIVE_H
-#define PT2IR_SERDE_PT2ARCHIVE_H
+#ifndef PT2IR_ARCHIVE_PT2ARCHIVE_H
+#define PT2IR_ARCHIVE_PT2ARCHIVE_H
 
-#include "pt2ir/serde/ArchiveLimits.h"
-#include "pt2ir/serde/ArchivePayload.h"
-#include "pt2ir/serde/ZipReader.h"
+#include "pt2ir/archive/ArchiveLimits.h"
+#include "pt2ir/archive/ArchivePayload.h"
+#include "pt2ir/archive/ZipReader.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

@@ -3,7 +3,7 @@
 // Implements the helpers declared in Pt2ArchiveLayout.h.
 //
 //===----------------------------------------------------------------------===//
-#include "pt2ir/serde/Pt2ArchiveLayout.h"
+#include "pt2ir/archive/Pt2ArchiveLayout.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/xxhash.h"

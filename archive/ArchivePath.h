@@ -9,8 +9,8 @@
 // Nothing here touches the file system.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PT2IR_SERDE_ARCHIVEPATH_H
-#define PT2IR_SERDE_ARCHIVEPATH_H
+#ifndef PT2IR_ARCHIVE_ARCHIVEPATH_H
+#define PT2IR_ARCHIVE_ARCHIVEPATH_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

@@ -10,11 +10,11 @@
 // written file before it replaces the destination.
 //
 //===----------------------------------------------------------------------===//
-#include "pt2ir/serde/ZipWriter.h"
+#include "pt2ir/archive/ZipWriter.h"
 
-#include "pt2ir/serde/ArchivePath.h"
-#include "pt2ir/serde/ZipDirectory.h"
-#include "pt2ir/serde/ZipReader.h"
+#include "pt2ir/archive/ArchivePath.h"
+#include "pt2ir/archive/ZipDirectory.h"
+#include "pt2ir/archive/ZipReader.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"

@@ -15,11 +15,11 @@
 // serialized by a per-reader mutex. It never writes.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PT2IR_SERDE_ZIPREADER_H
-#define PT2IR_SERDE_ZIPREADER_H
+#ifndef PT2IR_ARCHIVE_ZIPREADER_H
+#define PT2IR_ARCHIVE_ZIPREADER_H
 
-#include "pt2ir/serde/ArchiveLimits.h"
-#include "pt2ir/serde/ZipDirectory.h"
+#include "pt2ir/archive/ArchiveLimits.h"
+#include "pt2ir/archive/ZipDirectory.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -14,11 +14,11 @@
 // config refers to must be present. The write itself is atomic.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PT2IR_SERDE_PT2ARCHIVEWRITER_H
-#define PT2IR_SERDE_PT2ARCHIVEWRITER_H
+#ifndef PT2IR_ARCHIVE_PT2ARCHIVEWRITER_H
+#define PT2IR_ARCHIVE_PT2ARCHIVEWRITER_H
 
-#include "pt2ir/serde/Pt2Archive.h"
-#include "pt2ir/serde/ZipWriter.h"
+#include "pt2ir/archive/Pt2Archive.h"
+#include "pt2ir/archive/ZipWriter.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <vector>

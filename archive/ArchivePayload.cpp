@@ -3,9 +3,9 @@
 // Implements PayloadSource.
 //
 //===----------------------------------------------------------------------===//
-#include "pt2ir/serde/ArchivePayload.h"
+#include "pt2ir/archive/ArchivePayload.h"
 
-#include "pt2ir/serde/ZipReader.h"
+#include "pt2ir/archive/ZipReader.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CRC.h"
 #include <vector>

@@ -10,8 +10,8 @@
 // them.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PT2IR_SERDE_ARCHIVELIMITS_H
-#define PT2IR_SERDE_ARCHIVELIMITS_H
+#ifndef PT2IR_ARCHIVE_ARCHIVELIMITS_H
+#define PT2IR_ARCHIVE_ARCHIVELIMITS_H
 
 #include <cstdint>
 

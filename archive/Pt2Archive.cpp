@@ -4,10 +4,10 @@
 // entries into Pt2ArchiveContents.
 //
 //===----------------------------------------------------------------------===//
-#include "pt2ir/serde/Pt2Archive.h"
+#include "pt2ir/archive/Pt2Archive.h"
 
-#include "pt2ir/serde/ArchivePath.h"
-#include "pt2ir/serde/Pt2ArchiveLayout.h"
+#include "pt2ir/archive/ArchivePath.h"
+#include "pt2ir/archive/Pt2ArchiveLayout.h"
 #include "llvm/ADT/StringSet.h"
 #include <algorithm>
 

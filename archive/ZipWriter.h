@@ -18,10 +18,10 @@
 // names and order.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PT2IR_SERDE_ZIPWRITER_H
-#define PT2IR_SERDE_ZIPWRITER_H
+#ifndef PT2IR_ARCHIVE_ZIPWRITER_H
+#define PT2IR_ARCHIVE_ZIPWRITER_H
 
-#include "pt2ir/serde/ArchivePayload.h"
+#include "pt2ir/archive/ArchivePayload.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

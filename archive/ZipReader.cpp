@@ -3,9 +3,9 @@
 // Implements ZipReader and ZipEntryStream on top of libzip.
 //
 //===----------------------------------------------------------------------===//
-#include "pt2ir/serde/ZipReader.h"
+#include "pt2ir/archive/ZipReader.h"
 
-#include "pt2ir/serde/ArchivePath.h"
+#include "pt2ir/archive/ArchivePath.h"
 #include "llvm/Support/FileSystem.h"
 #include <unistd.h>
 #include <zip.h>
