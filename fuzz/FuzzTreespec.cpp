@@ -6,7 +6,12 @@
 //
 //   - dumping succeeds, and the dump parses back to an equal tree;
 //   - dumping is a fixed point: dump(parse(dump(s))) == dump(s);
-//   - the cached leaf/node/depth counts match a walk of the tree.
+//   - the cached leaf/node/depth counts match a walk of the tree;
+//   - the lenient parser (parseTreespecAllowingUnregistered) reads it to
+//     the same tree and finds no unregistered name.
+//
+// Every input also goes through the lenient parser against the built-in
+// types alone, which must not crash, hang or leak whatever it names.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,12 +59,30 @@ void checkCachedCounts(const pt2ir::TreeSpec &root) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   using namespace pt2ir;
   const TreespecTypeRegistry &registry = fuzzRegistry();
+  static const TreespecTypeRegistry builtinsOnly;
+  auto lenientBuiltins =
+      parseTreespecAllowingUnregistered(fuzz::asText(data, size), builtinsOnly);
+  if (lenientBuiltins)
+    checkCachedCounts(lenientBuiltins->Spec);
+  else
+    fuzz::ignoreError(lenientBuiltins.takeError());
+
   auto spec = parseTreespec(fuzz::asText(data, size), registry);
   if (!spec) {
     fuzz::ignoreError(spec.takeError());
     return 0;
   }
   checkCachedCounts(*spec);
+  auto lenient =
+      parseTreespecAllowingUnregistered(fuzz::asText(data, size), registry);
+  if (!lenient) {
+    std::string message = llvm::toString(lenient.takeError());
+    fuzz::oracleFailure("the lenient parser refuses a valid treespec: " +
+                        message);
+  }
+  if (lenient->Spec != *spec || !lenient->Unregistered.empty())
+    fuzz::oracleFailure("the lenient parser reads a valid treespec "
+                        "differently");
   auto dumped = dumpTreespec(*spec, registry);
   if (!dumped) {
     std::string message = llvm::toString(dumped.takeError());

@@ -2,7 +2,9 @@
 //
 // Both the parser and the dumper walk the tree with an explicit stack, so a
 // deep spec costs heap, not C++ stack; depth is capped anyway because the
-// TreeSpec destructor and context formatting recurse.
+// TreeSpec destructor and context formatting recurse. The parser has a
+// lenient mode (parseTreespecAllowingUnregistered) that records node types
+// and namedtuple classes the registry does not know instead of failing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +12,7 @@
 
 #include "pt2ir/json/PyJsonWriter.h"
 #include "pt2ir/treespec/TreespecJson.h"
+#include "llvm/ADT/StringSet.h"
 #include <algorithm>
 #include <utility>
 
@@ -32,13 +35,6 @@ TreeSpec::TreeSpec(std::string typeName, std::string contextJson,
     deepestChild = std::max(deepestChild, child.depth);
   }
   depth = deepestChild + 1;
-}
-
-llvm::Error TreeSpec::parseContext(rapidjson::Document &doc) const {
-  if (isLeaf())
-    return makeTreespecError("a leaf treespec has no context");
-  return parseBoundedJson(contextJson, MaxTreespecContextDepth,
-                          "context of '" + typeName + "'", doc);
 }
 
 bool TreeSpec::operator==(const TreeSpec &other) const {
@@ -82,9 +78,9 @@ std::string nodeName(llvm::StringRef path) {
   return path.empty() ? "root node" : path.str();
 }
 
-/// Runs the node type's validator on a parsed context.
+/// Runs the node type's validator on a held context (known to be JSON).
 llvm::Error validateContext(const TreespecNodeType &type,
-                            const rapidjson::Value &context, size_t numChildren,
+                            llvm::StringRef context, size_t numChildren,
                             const TreespecTypeRegistry &registry,
                             llvm::StringRef path) {
   if (!type.Validate)
@@ -112,8 +108,11 @@ struct ParseFrame {
 
 class TreespecParser {
 public:
-  explicit TreespecParser(const TreespecTypeRegistry &registry)
-      : registry(registry) {}
+  /// With `unregistered`, names the registry does not know are recorded
+  /// there instead of being errors.
+  TreespecParser(const TreespecTypeRegistry &registry,
+                 std::vector<UnregisteredTreespecName> *unregistered = nullptr)
+      : registry(registry), unregistered(unregistered) {}
 
   llvm::Expected<TreeSpec> parse(llvm::StringRef text);
 
@@ -126,8 +125,19 @@ private:
                                           const rapidjson::Value &context,
                                           size_t numChildren,
                                           const std::string &path);
+  /// The context of a node whose type the registry does not know, as found.
+  llvm::Expected<std::string>
+  readUnknownContext(const rapidjson::Value &context, const std::string &path);
+  /// For a namedtuple node in lenient mode: records the class its context
+  /// names if the registry does not know it, and returns true then.
+  bool recordedUnknownNamedtuple(const rapidjson::Value &context,
+                                 const std::string &path);
+  void record(llvm::StringRef name, bool isNamedtupleClass, std::string path);
 
   const TreespecTypeRegistry &registry;
+  std::vector<UnregisteredTreespecName> *unregistered;
+  /// Names already recorded, prefixed with 'n' (namedtuple) or 't' (type).
+  llvm::StringSet<> recorded;
 };
 
 llvm::Expected<TreeSpec> TreespecParser::parse(llvm::StringRef text) {
@@ -234,13 +244,16 @@ llvm::Expected<bool> TreespecParser::beginNode(const rapidjson::Value &json,
   llvm::StringRef typeName(type->value.GetString(),
                            type->value.GetStringLength());
   const TreespecNodeType *nodeType = registry.lookupType(typeName);
-  if (!nodeType)
+  if (!nodeType && !unregistered)
     return makeTreespecError(
         "treespec: " + fieldPath(path, "type") + ": unknown pytree type '" +
         typeName + "'; registered types: " + registry.describeTypes());
+  if (!nodeType)
+    record(typeName, /*isNamedtupleClass=*/false, fieldPath(path, "type"));
 
   llvm::Expected<std::string> held =
-      readContext(*nodeType, context->value, numChildren, path);
+      nodeType ? readContext(*nodeType, context->value, numChildren, path)
+               : readUnknownContext(context->value, path);
   if (!held)
     return held.takeError();
   frame.childArray = &children->value;
@@ -263,7 +276,8 @@ TreespecParser::readContext(const TreespecNodeType &type,
       return makeTreespecError(
           "treespec: " + where + ": JSON nesting exceeds the limit of " +
           llvm::Twine(MaxTreespecContextDepth) + " levels");
-    llvm::Expected<std::string> decoded = type.Codec->FromJson(context);
+    llvm::Expected<std::string> decoded =
+        type.Codec->FromJson(pyJsonDumps(context));
     if (!decoded)
       return makeTreespecError(
           "treespec: " + where + " of a '" + type.Name +
@@ -283,10 +297,54 @@ TreespecParser::readContext(const TreespecNodeType &type,
   if (llvm::Error err = parseBoundedJson(held, MaxTreespecContextDepth,
                                          "treespec: " + where, parsed))
     return err;
+  if (unregistered && registry.isNamedtupleNodeType(type.Name) &&
+      recordedUnknownNamedtuple(parsed, path))
+    return held;
   if (llvm::Error err =
-          validateContext(type, parsed, numChildren, registry, path))
+          validateContext(type, held, numChildren, registry, path))
     return err;
   return held;
+}
+
+llvm::Expected<std::string>
+TreespecParser::readUnknownContext(const rapidjson::Value &context,
+                                   const std::string &path) {
+  // Whether the type stores its context as a string or embeds it is up to
+  // the type; either way it is kept as found.
+  if (context.IsString())
+    return std::string(context.GetString(), context.GetStringLength());
+  if (jsonNestingDepth(context, MaxTreespecContextDepth) >
+      MaxTreespecContextDepth)
+    return makeTreespecError("treespec: " + fieldPath(path, "context") +
+                             ": JSON nesting exceeds the limit of " +
+                             llvm::Twine(MaxTreespecContextDepth) + " levels");
+  return pyJsonDumps(context);
+}
+
+bool TreespecParser::recordedUnknownNamedtuple(const rapidjson::Value &context,
+                                               const std::string &path) {
+  llvm::Expected<NamedtupleContext> decoded = decodeNamedtupleContext(context);
+  if (!decoded) {
+    // Malformed: the validator reports it.
+    llvm::consumeError(decoded.takeError());
+    return false;
+  }
+  // A legacy context carries its own fields and needs no registration.
+  if (decoded->LegacyFields ||
+      registry.lookupNamedtupleFields(decoded->ClassName))
+    return false;
+  record(decoded->ClassName, /*isNamedtupleClass=*/true,
+         fieldPath(path, "context"));
+  return true;
+}
+
+void TreespecParser::record(llvm::StringRef name, bool isNamedtupleClass,
+                            std::string path) {
+  std::string key = (isNamedtupleClass ? "n" : "t") + name.str();
+  if (!recorded.insert(key).second)
+    return;
+  unregistered->push_back(
+      UnregisteredTreespecName{name.str(), isNamedtupleClass, std::move(path)});
 }
 
 //===----------------------------------------------------------------------===//
@@ -382,8 +440,8 @@ llvm::Error TreespecDumper::appendContext(const TreespecNodeType &type,
   if (llvm::Error err = parseBoundedJson(spec.getContextJson(),
                                          MaxTreespecContextDepth, where, held))
     return err;
-  if (llvm::Error err =
-          validateContext(type, held, spec.getNumChildren(), registry, path))
+  if (llvm::Error err = validateContext(type, spec.getContextJson(),
+                                        spec.getNumChildren(), registry, path))
     return err;
   if (!type.Codec) {
     appendPyJsonString(out, spec.getContextJson());
@@ -408,6 +466,18 @@ llvm::Error TreespecDumper::appendContext(const TreespecNodeType &type,
 llvm::Expected<TreeSpec> parseTreespec(llvm::StringRef text,
                                        const TreespecTypeRegistry &registry) {
   return TreespecParser(registry).parse(text);
+}
+
+llvm::Expected<LenientTreespec>
+parseTreespecAllowingUnregistered(llvm::StringRef text,
+                                  const TreespecTypeRegistry &registry) {
+  LenientTreespec result;
+  llvm::Expected<TreeSpec> spec =
+      TreespecParser(registry, &result.Unregistered).parse(text);
+  if (!spec)
+    return spec.takeError();
+  result.Spec = std::move(*spec);
+  return result;
 }
 
 llvm::Expected<std::string> dumpTreespec(const TreeSpec &spec,

@@ -15,6 +15,11 @@
 // spec reproduces the input byte for byte. Node types and their context
 // rules come from a TreespecTypeRegistry (TreespecRegistry.h).
 //
+// Besides the strict parser (parseTreespec), parseTreespecAllowingUnregistered
+// reads specs that name node types or namedtuple classes the registry does
+// not know, reporting those names instead of failing, so that a checker
+// (the verifier) can still check the rest of the spec and count its leaves.
+//
 // It does not flatten or unflatten values (TreespecFlatten.h) and does not
 // handle the namedtuple side table (TreespecNamedtuple.h).
 //
@@ -22,12 +27,10 @@
 #ifndef PT2IR_TREESPEC_TREESPEC_H
 #define PT2IR_TREESPEC_TREESPEC_H
 
-#include "pt2ir/treespec/TreespecJson.h"
 #include "pt2ir/treespec/TreespecRegistry.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
-#include <rapidjson/document.h>
 #include <string>
 #include <vector>
 
@@ -35,6 +38,19 @@ namespace pt2ir {
 
 /// The only treespec serialization protocol torch has defined.
 constexpr int TreespecProtocol = 1;
+
+/// Deepest tree of nodes a treespec may describe (the root is level 1).
+/// Python's own loader recurses once per level and gives up near 1000.
+constexpr unsigned MaxTreespecDepth = 512;
+
+/// Deepest JSON nesting allowed inside one node context.
+constexpr unsigned MaxTreespecContextDepth = 64;
+
+/// Deepest JSON nesting allowed in a whole treespec string: two levels per
+/// tree level (node object and `children_spec` array), the outer
+/// `[protocol, node]` array, and one context.
+constexpr unsigned MaxTreespecJsonDepth =
+    2 * MaxTreespecDepth + MaxTreespecContextDepth + 2;
 
 /// One node of a pytree structure. Immutable once built; sizes and depth are
 /// computed at construction, so queries never walk the tree.
@@ -61,12 +77,10 @@ public:
   /// The serialized type name; empty for a leaf.
   llvm::StringRef getTypeName() const { return typeName; }
 
-  /// The held context as JSON text; empty for a leaf.
+  /// The held context as JSON text; empty for a leaf. (A node of a type
+  /// the registry did not know, read by parseTreespecAllowingUnregistered,
+  /// holds its context as found, which need not be JSON text.)
   llvm::StringRef getContextJson() const { return contextJson; }
-
-  /// Parses the held context into `doc` (a structured view). Fails for a leaf
-  /// or when the text is not JSON.
-  llvm::Error parseContext(rapidjson::Document &doc) const;
 
   llvm::ArrayRef<TreeSpec> getChildren() const { return children; }
   size_t getNumChildren() const { return children.size(); }
@@ -99,6 +113,38 @@ private:
 /// nesting deeper than MaxTreespecDepth are rejected.
 llvm::Expected<TreeSpec> parseTreespec(llvm::StringRef text,
                                        const TreespecTypeRegistry &registry);
+
+/// A node type or namedtuple class that a spec names and a registry does not
+/// know.
+struct UnregisteredTreespecName {
+  /// The serialized type name or namedtuple class name.
+  std::string Name;
+  /// True for a class named by the context of a namedtuple node; false for a
+  /// node's type (a custom node type, a dataclass, or a namedtuple class used
+  /// as a node type).
+  bool IsNamedtupleClass = false;
+  /// Where the spec names it, in the style of parse errors:
+  /// `children_spec[1].type`, `children_spec[0].context`, `root type`, ...
+  std::string Path;
+};
+
+/// A spec read by parseTreespecAllowingUnregistered.
+struct LenientTreespec {
+  TreeSpec Spec;
+  /// Every unregistered name once, where it first occurs (depth first).
+  std::vector<UnregisteredTreespecName> Unregistered;
+};
+
+/// Parses like parseTreespec, except that a node type or namedtuple class
+/// `registry` does not know is recorded rather than an error. The context of
+/// a node of an unknown type is kept as found (a string verbatim, an
+/// embedded value as its json.dumps text) and not checked, since only the
+/// type knows its rules; everything else is checked as parseTreespec does,
+/// the unknown node's children included. A spec with unregistered names
+/// cannot be dumped with `registry`.
+llvm::Expected<LenientTreespec>
+parseTreespecAllowingUnregistered(llvm::StringRef text,
+                                  const TreespecTypeRegistry &registry);
 
 /// Writes `spec` exactly as Python's `treespec_dumps` does (protocol 1).
 /// Fails on a node type the registry does not know, on a context that does

@@ -511,7 +511,7 @@ llvm::Expected<PyTreeValue> Unflattener::build(const TreeSpec &spec,
   }
 
   rapidjson::Document context;
-  if (llvm::Error err = spec.parseContext(context))
+  if (llvm::Error err = parseHeldContext(spec, context))
     return error(path, llvm::toString(std::move(err)));
 
   if (type == types::Dict || type == types::OrderedDict ||

@@ -1,4 +1,4 @@
-//===- TreespecJson.cpp - Bounded JSON parsing for treespecs --------------===//
+//===- TreespecJson.cpp - JSON handling inside the treespec library -------===//
 
 #include "pt2ir/treespec/TreespecJson.h"
 #include "pt2ir/json/JsonNumbers.h"
@@ -98,12 +98,20 @@ llvm::Error parseBoundedJson(llvm::StringRef text, unsigned maxDepth,
     return makeTreespecError(what + ": JSON nesting exceeds the limit of " +
                              llvm::Twine(maxDepth) + " levels");
   if (result.IsError())
-    return makeTreespecError(
-        what + ": invalid JSON at offset " + llvm::Twine(result.Offset()) +
-        ": " +
-        (numberError.empty() ? rapidjson::GetParseError_En(result.Code())
-                             : numberError.c_str()));
+    return makeTreespecError(what + ": invalid JSON at offset " +
+                             llvm::Twine(result.Offset()) + ": " +
+                             (numberError.empty()
+                                  ? rapidjson::GetParseError_En(result.Code())
+                                  : numberError.c_str()));
   return llvm::Error::success();
+}
+
+llvm::Error parseHeldContext(const TreeSpec &spec, rapidjson::Document &doc) {
+  if (spec.isLeaf())
+    return makeTreespecError("a leaf treespec has no context");
+  return parseBoundedJson(spec.getContextJson(), MaxTreespecContextDepth,
+                          ("context of '" + spec.getTypeName() + "'").str(),
+                          doc);
 }
 
 unsigned jsonNestingDepth(const rapidjson::Value &v, unsigned limit) {

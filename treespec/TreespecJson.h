@@ -1,42 +1,41 @@
-//===- TreespecJson.h - Bounded JSON parsing --------------------*- C++ -*-===//
+//===- TreespecJson.h - JSON inside the treespec library --------*- C++ -*-===//
+//
+// Private to the treespec library (not installed): the public headers speak
+// JSON text, and this is where that text meets RapidJSON.
 //
 // Treespec strings and the contexts inside them are JSON written by Python's
 // `json.dumps`. This file parses such text with RapidJSON's iterative parser
-// (no recursion on the C++ stack), full-precision doubles, the bare
-// `Infinity`/`NaN` tokens Python emits, and a cap on nesting depth, so later
-// recursive walks over the result (such as `appendPyJsonValue`) stay bounded.
+// (no recursion on the C++ stack), exact number conversion
+// (json/JsonNumbers.h), the bare `Infinity`/`NaN` tokens Python emits, and a
+// cap on nesting depth, so later recursive walks over the result (such as
+// `appendPyJsonValue`) stay bounded. It also holds the structured views of
+// contexts that several files of the library share.
 //
-// It does not interpret the JSON; the treespec format lives in Treespec.h.
+// It does not interpret whole treespecs; the format lives in Treespec.cpp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PT2IR_TREESPEC_TREESPECJSON_H
 #define PT2IR_TREESPEC_TREESPECJSON_H
 
+#include "pt2ir/treespec/Treespec.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <optional>
 #include <rapidjson/document.h>
 #include <string>
+#include <vector>
 
 namespace pt2ir {
-
-/// Deepest tree of nodes a treespec may describe (the root is level 1).
-/// Python's own loader recurses once per level and gives up near 1000.
-constexpr unsigned MaxTreespecDepth = 512;
-
-/// Deepest JSON nesting allowed inside one node context.
-constexpr unsigned MaxTreespecContextDepth = 64;
-
-/// Deepest JSON nesting allowed in a whole treespec string: two levels per
-/// tree level (node object and `children_spec` array), the outer
-/// `[protocol, node]` array, and one context.
-constexpr unsigned MaxTreespecJsonDepth =
-    2 * MaxTreespecDepth + MaxTreespecContextDepth + 2;
 
 /// Parses `text` into `doc`, rejecting syntax errors, trailing content, NUL
 /// bytes and nesting deeper than `maxDepth` arrays/objects. `what` names the
 /// text in error messages (for example "treespec" or "context string").
 llvm::Error parseBoundedJson(llvm::StringRef text, unsigned maxDepth,
                              llvm::StringRef what, rapidjson::Document &doc);
+
+/// Parses the held context of `spec` (an interior node) into `doc`. Fails
+/// for a leaf or when the text is not JSON.
+llvm::Error parseHeldContext(const TreeSpec &spec, rapidjson::Document &doc);
 
 /// Returns the array/object nesting depth of `v` (a scalar has depth 0),
 /// walking iteratively and stopping early once `limit` is exceeded (the
@@ -48,6 +47,19 @@ llvm::StringRef describeJsonType(const rapidjson::Value &v);
 
 /// Creates an llvm::Error carrying `message`.
 llvm::Error makeTreespecError(const llvm::Twine &message);
+
+/// The class name a namedtuple node's context names and, for the legacy
+/// `{"class_name": ..., "fields": [...]}` context, the field names it
+/// carries.
+struct NamedtupleContext {
+  std::string ClassName;
+  /// Set only for the legacy form.
+  std::optional<std::vector<std::string>> LegacyFields;
+};
+
+/// Decodes the held context of a namedtuple node, parsed.
+llvm::Expected<NamedtupleContext>
+decodeNamedtupleContext(const rapidjson::Value &context);
 
 } // namespace pt2ir
 

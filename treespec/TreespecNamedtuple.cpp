@@ -33,7 +33,7 @@ llvm::Expected<SavedNamedtuple> readNamedtupleNode(const TreeSpec &node,
                                                    LookupFn lookupFields,
                                                    llvm::StringRef source) {
   rapidjson::Document context;
-  if (llvm::Error err = node.parseContext(context))
+  if (llvm::Error err = parseHeldContext(node, context))
     return err;
   llvm::Expected<NamedtupleContext> decoded = decodeNamedtupleContext(context);
   if (!decoded)
@@ -87,8 +87,12 @@ NamedtupleFieldTable::lookup(llvm::StringRef typeName) const {
 }
 
 llvm::Expected<NamedtupleFieldTable>
-NamedtupleFieldTable::fromJson(const rapidjson::Value &json) {
+NamedtupleFieldTable::fromJson(llvm::StringRef text) {
   constexpr llvm::StringLiteral Where = "treespec_namedtuple_fields";
+  rapidjson::Document json;
+  if (llvm::Error err =
+          parseBoundedJson(text, MaxTreespecContextDepth, Where, json))
+    return err;
   if (!json.IsObject())
     return makeTreespecError(Where +
                              ": expected an object mapping namedtuple "
@@ -332,7 +336,7 @@ llvm::Expected<PyTreeValue> SpecAdapter::adaptDict(const PyTreeValue &value,
     return error(path, "the saved spec has a '" + spec.getTypeName() +
                            "' here but the value is " + value.repr());
   rapidjson::Document context;
-  if (llvm::Error err = spec.parseContext(context))
+  if (llvm::Error err = parseHeldContext(spec, context))
     return error(path, llvm::toString(std::move(err)));
   const rapidjson::Value *keys = &context;
   if (spec.getTypeName() == treespec_types::DefaultDict && context.IsObject() &&
@@ -373,7 +377,7 @@ SpecAdapter::adaptDataclass(const PyTreeValue &value, const TreeSpec &spec,
     return error(path, "the saved spec has dataclass '" + spec.getTypeName() +
                            "' here but the value is " + value.repr());
   rapidjson::Document context;
-  if (llvm::Error err = spec.parseContext(context))
+  if (llvm::Error err = parseHeldContext(spec, context))
     return error(path, llvm::toString(std::move(err)));
   if (!context.IsArray() || context.Size() != 2 || !context[0].IsArray() ||
       context[0].Size() != spec.getNumChildren())

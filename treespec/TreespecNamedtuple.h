@@ -8,7 +8,7 @@
 // gained fields since the program was saved: the added fields are dropped and
 // the rest are put back in the saved order.
 //
-// It does not read or write whole programs; callers hand it the JSON value of
+// It does not read or write whole programs; callers hand it the JSON text of
 // `treespec_namedtuple_fields` and the parsed specs.
 //
 //===----------------------------------------------------------------------===//
@@ -21,7 +21,6 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include <optional>
-#include <rapidjson/document.h>
 #include <string>
 #include <vector>
 
@@ -48,9 +47,9 @@ public:
   bool empty() const { return table.empty(); }
   size_t size() const { return table.size(); }
 
-  /// Reads the schema form `{"T": {"field_names": ["a", ...]}, ...}`.
-  static llvm::Expected<NamedtupleFieldTable>
-  fromJson(const rapidjson::Value &json);
+  /// Reads the schema form `{"T": {"field_names": ["a", ...]}, ...}` from
+  /// JSON text.
+  static llvm::Expected<NamedtupleFieldTable> fromJson(llvm::StringRef json);
 
   /// Writes the schema form with json.dumps formatting.
   std::string toJson() const;

@@ -3,6 +3,7 @@
 #include "pt2ir/treespec/TreespecRegistry.h"
 
 #include "pt2ir/json/PyJsonWriter.h"
+#include "pt2ir/treespec/Treespec.h"
 #include "pt2ir/treespec/TreespecJson.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -10,7 +11,28 @@
 
 namespace pt2ir {
 
+char TreespecTypeRegistry::ID = 0;
+
 namespace {
+
+/// A context check on the parsed context; see onParsedContext.
+using ParsedContextValidator = std::function<llvm::Error(
+    const rapidjson::Value &context, size_t numChildren,
+    const TreespecTypeRegistry &registry)>;
+
+/// The public validator (on JSON text) that parses the context and runs
+/// `check` on it.
+TreespecContextValidator onParsedContext(ParsedContextValidator check) {
+  return [check = std::move(check)](
+             llvm::StringRef context, size_t numChildren,
+             const TreespecTypeRegistry &registry) -> llvm::Error {
+    rapidjson::Document doc;
+    if (llvm::Error err =
+            parseBoundedJson(context, MaxTreespecContextDepth, "context", doc))
+      return err;
+    return check(doc, numChildren, registry);
+  };
+}
 
 /// Python's placeholder for a type registered without a serialized name.
 constexpr llvm::StringLiteral NoSerializedTypeName =
@@ -112,13 +134,17 @@ llvm::Error validateDequeContext(const rapidjson::Value &context,
 
 /// Accepts the embedded value if it is an object; the validator checks the
 /// members.
-llvm::Expected<std::string> defaultDictFromJson(const rapidjson::Value &v) {
+llvm::Expected<std::string> defaultDictFromJson(llvm::StringRef onDisk) {
+  rapidjson::Document v;
+  if (llvm::Error err =
+          parseBoundedJson(onDisk, MaxTreespecContextDepth, "context", v))
+    return err;
   if (!v.IsObject())
     return makeTreespecError("expected a defaultdict context object "
                              "{default_factory_module, default_factory_name, "
                              "dict_context}, got " +
                              describeJsonType(v));
-  return pyJsonDumps(v);
+  return onDisk.str();
 }
 
 llvm::Error validateDefaultDictContext(const rapidjson::Value &context,
@@ -159,13 +185,17 @@ llvm::Error validateDefaultDictContext(const rapidjson::Value &context,
 
 /// Accepts a class name (string) or the legacy object form; the validator
 /// checks the details.
-llvm::Expected<std::string> namedtupleFromJson(const rapidjson::Value &v) {
+llvm::Expected<std::string> namedtupleFromJson(llvm::StringRef onDisk) {
+  rapidjson::Document v;
+  if (llvm::Error err =
+          parseBoundedJson(onDisk, MaxTreespecContextDepth, "context", v))
+    return err;
   if (!v.IsString() && !v.IsObject())
     return makeTreespecError(
         "expected the namedtuple class's serialized type name as a JSON "
         "string, got " +
         describeJsonType(v));
-  return pyJsonDumps(v);
+  return onDisk.str();
 }
 
 llvm::Expected<std::string> identityToJson(llvm::StringRef held) {
@@ -232,17 +262,20 @@ decodeNamedtupleContext(const rapidjson::Value &context) {
 
 TreespecTypeRegistry::TreespecTypeRegistry() {
   using namespace treespec_types;
-  addBuiltin(Tuple, std::nullopt, validateNullContext);
-  addBuiltin(List, std::nullopt, validateNullContext);
-  addBuiltin(Dict, std::nullopt, validateKeyListContext);
-  addBuiltin(OrderedDict, std::nullopt, validateKeyListContext);
+  addBuiltin(Tuple, std::nullopt, onParsedContext(validateNullContext));
+  addBuiltin(List, std::nullopt, onParsedContext(validateNullContext));
+  addBuiltin(Dict, std::nullopt, onParsedContext(validateKeyListContext));
+  addBuiltin(OrderedDict, std::nullopt,
+             onParsedContext(validateKeyListContext));
   addBuiltin(DefaultDict,
              TreespecContextCodec{identityToJson, defaultDictFromJson},
-             validateDefaultDictContext);
-  addBuiltin(Deque, std::nullopt, validateDequeContext);
-  addBuiltin(Namedtuple, namedtupleCodec(), validateNamedtupleContext);
-  addBuiltin(ImmutableList, std::nullopt, validateNullContext);
-  addBuiltin(ImmutableDict, std::nullopt, validateKeyListContext);
+             onParsedContext(validateDefaultDictContext));
+  addBuiltin(Deque, std::nullopt, onParsedContext(validateDequeContext));
+  addBuiltin(Namedtuple, namedtupleCodec(),
+             onParsedContext(validateNamedtupleContext));
+  addBuiltin(ImmutableList, std::nullopt, onParsedContext(validateNullContext));
+  addBuiltin(ImmutableDict, std::nullopt,
+             onParsedContext(validateKeyListContext));
 }
 
 void TreespecTypeRegistry::addBuiltin(llvm::StringRef name,
@@ -302,9 +335,9 @@ TreespecTypeRegistry::registerDataclass(llvm::StringRef serializedTypeName,
 
   std::vector<std::string> fields(fieldNames.begin(), fieldNames.end());
   std::string owner = serializedTypeName.str();
-  auto validate = [owner, fields](const rapidjson::Value &context,
-                                  size_t numChildren,
-                                  const TreespecTypeRegistry &) -> llvm::Error {
+  auto validate = [owner, fields, returnNoneFields](
+                      const rapidjson::Value &context, size_t numChildren,
+                      const TreespecTypeRegistry &) -> llvm::Error {
     if (!context.IsArray() || context.Size() != 2) {
       std::string got =
           context.IsArray()
@@ -339,10 +372,22 @@ TreespecTypeRegistry::registerDataclass(llvm::StringRef serializedTypeName,
                                    name + "' twice");
       }
     }
+    // Flattening puts every field in one of the two lists.
+    for (const std::string &field : fields)
+      if (!seen.count(field))
+        return makeTreespecError(
+            "dataclass '" + owner + "' context does not list field '" + field +
+            "' (registered fields: " + quotedList(fields) + ")");
+    if (returnNoneFields && !noneNames.empty())
+      return makeTreespecError(
+          "dataclass '" + owner +
+          "' keeps None fields as children (return_none_fields), but its "
+          "context lists '" +
+          noneNames.front() + "' in none_names");
     return llvm::Error::success();
   };
-  types[serializedTypeName] =
-      TreespecNodeType{owner, std::nullopt, std::move(validate)};
+  types[serializedTypeName] = TreespecNodeType{
+      owner, std::nullopt, onParsedContext(std::move(validate))};
   dataclasses[serializedTypeName] =
       TreespecDataclass{owner, std::move(fields), returnNoneFields};
   return llvm::Error::success();
@@ -364,8 +409,9 @@ llvm::Error TreespecTypeRegistry::registerNamedtuple(
     return err;
   if (llvm::Error err = checkFieldNames(serializedTypeName, fieldNames))
     return err;
-  types[serializedTypeName] = TreespecNodeType{
-      serializedTypeName.str(), namedtupleCodec(), validateNamedtupleContext};
+  types[serializedTypeName] =
+      TreespecNodeType{serializedTypeName.str(), namedtupleCodec(),
+                       onParsedContext(validateNamedtupleContext)};
   namedtuples[serializedTypeName] =
       std::vector<std::string>(fieldNames.begin(), fieldNames.end());
   return llvm::Error::success();

@@ -12,7 +12,14 @@
 //
 // A registry is an ordinary value (no global state): each one starts with
 // the built-in node types, and callers add their own custom types,
-// dataclasses and namedtuple classes to it.
+// dataclasses and namedtuple classes to it. It is also a slot of the one
+// Registry (ir/Registry.h): `registry.getOrCreate<TreespecTypeRegistry>()`
+// is where a driver (`--treespec-types`), a library user or a pass plugin
+// declares the types a program's treespecs name, and where the verifier
+// finds them.
+//
+// Contexts cross this interface as JSON text, so that no RapidJSON type
+// appears in it.
 //
 // This file does not parse or dump treespecs (Treespec.h) and does not
 // flatten values (TreespecFlatten.h).
@@ -21,13 +28,13 @@
 #ifndef PT2IR_TREESPEC_TREESPECREGISTRY_H
 #define PT2IR_TREESPEC_TREESPECREGISTRY_H
 
+#include "pt2ir/ir/Registry.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <functional>
 #include <optional>
-#include <rapidjson/document.h>
 #include <string>
 #include <vector>
 
@@ -59,17 +66,18 @@ struct TreespecContextCodec {
   /// is re-parsed and re-formatted with json.dumps rules before writing.
   std::function<llvm::Expected<std::string>(llvm::StringRef heldContext)>
       ToJson;
-  /// setstate: returns the context to hold (JSON text) for the embedded
-  /// value, or an error saying what shape was expected.
-  std::function<llvm::Expected<std::string>(const rapidjson::Value &onDisk)>
+  /// setstate: gets the embedded value as JSON text (formatted as json.dumps
+  /// writes it) and returns the context to hold (JSON text), or an error
+  /// saying what shape was expected.
+  std::function<llvm::Expected<std::string>(llvm::StringRef onDiskJson)>
       FromJson;
 };
 
-/// Checks that a context (the held JSON text, parsed) fits a node with
-/// `numChildren` children. Runs on load and on dump.
-using TreespecContextValidator = std::function<llvm::Error(
-    const rapidjson::Value &context, size_t numChildren,
-    const TreespecTypeRegistry &registry)>;
+/// Checks that a context (the held JSON text, known to be valid JSON) fits a
+/// node with `numChildren` children. Runs on load and on dump.
+using TreespecContextValidator =
+    std::function<llvm::Error(llvm::StringRef contextJson, size_t numChildren,
+                              const TreespecTypeRegistry &registry)>;
 
 /// One registered node type.
 struct TreespecNodeType {
@@ -92,8 +100,12 @@ struct TreespecDataclass {
 };
 
 /// The pytree node types a treespec may name, with their context rules.
-class TreespecTypeRegistry {
+/// Copyable; also a RegistrySlot (see the file comment).
+class TreespecTypeRegistry : public RegistrySlot {
 public:
+  /// Identifies the slot in a Registry.
+  static char ID;
+
   /// Creates a registry holding the built-in node types: tuple, list, dict,
   /// OrderedDict, defaultdict, deque, namedtuple and torch.fx's
   /// immutable_list/immutable_dict.
@@ -108,8 +120,10 @@ public:
 
   /// Registers a dataclass as a node type whose context is
   /// `json.dumps([flat_names, none_names])` (the layout of
-  /// `torch.utils._pytree.register_dataclass`). `returnNoneFields` keeps
-  /// None fields as leaves instead of dropping them when flattening.
+  /// `torch.utils._pytree.register_dataclass`). A context must list every
+  /// field once, in one of the two lists. `returnNoneFields` keeps None
+  /// fields as leaves instead of dropping them when flattening (then
+  /// `none_names` must be empty).
   llvm::Error registerDataclass(llvm::StringRef serializedTypeName,
                                 llvm::ArrayRef<std::string> fieldNames,
                                 bool returnNoneFields = false);
@@ -150,17 +164,6 @@ private:
   llvm::StringMap<TreespecDataclass> dataclasses;
   llvm::StringMap<std::vector<std::string>> namedtuples;
 };
-
-/// Extracts the namedtuple class name and, for the legacy
-/// `{"class_name": ..., "fields": [...]}` context, the field names it
-/// carries. `context` is the held context of a namedtuple node, parsed.
-struct NamedtupleContext {
-  std::string ClassName;
-  /// Set only for the legacy form.
-  std::optional<std::vector<std::string>> LegacyFields;
-};
-llvm::Expected<NamedtupleContext>
-decodeNamedtupleContext(const rapidjson::Value &context);
 
 } // namespace pt2ir
 

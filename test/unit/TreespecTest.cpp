@@ -1,6 +1,7 @@
 //===- TreespecTest.cpp - Treespec unit tests -----------------------------===//
 
 #include "pt2ir/treespec/Treespec.h"
+#include "pt2ir/ir/Registry.h"
 #include "pt2ir/treespec/TreespecFlatten.h"
 #include "pt2ir/treespec/TreespecJson.h"
 #include "pt2ir/treespec/TreespecNamedtuple.h"
@@ -185,11 +186,12 @@ TEST(TreespecParse, LeafRootAndStructuredContext) {
   EXPECT_TRUE(leaf->isLeaf());
   EXPECT_EQ(leaf->getNumLeaves(), 1u);
   rapidjson::Document doc;
-  EXPECT_TRUE(contains(errorText(leaf->parseContext(doc)), "leaf"));
+  EXPECT_TRUE(contains(errorText(parseHeldContext(*leaf, doc)), "leaf"));
 
   llvm::Expected<TreeSpec> spec = parseTreespec(MaskKwargSpec, registry);
   ASSERT_TRUE(static_cast<bool>(spec));
-  ASSERT_FALSE(static_cast<bool>(spec->getChildren()[1].parseContext(doc)));
+  ASSERT_FALSE(
+      static_cast<bool>(parseHeldContext(spec->getChildren()[1], doc)));
   ASSERT_TRUE(doc.IsArray());
   ASSERT_EQ(doc.Size(), 1u);
   EXPECT_STREQ(doc[0].GetString(), "mask");
@@ -564,9 +566,11 @@ TreespecContextCodec layersCodec() {
       return makeTreespecError("held context lacks 'layers'");
     return "[" + std::to_string(doc["layers"].GetInt()) + "]";
   };
-  codec.FromJson =
-      [](const rapidjson::Value &onDisk) -> llvm::Expected<std::string> {
-    if (!onDisk.IsArray() || onDisk.Size() != 1 || !onDisk[0].IsInt())
+  codec.FromJson = [](llvm::StringRef text) -> llvm::Expected<std::string> {
+    rapidjson::Document onDisk;
+    onDisk.Parse(text.data(), text.size());
+    if (onDisk.HasParseError() || !onDisk.IsArray() || onDisk.Size() != 1 ||
+        !onDisk[0].IsInt())
       return makeTreespecError("expected [layers]");
     return "{\"layers\": " + std::to_string(onDisk[0].GetInt()) + "}";
   };
@@ -595,9 +599,9 @@ TEST(TreespecRegistry, CustomCodecEmbedsItsValue) {
 
 TEST(TreespecRegistry, CustomValidatorRunsOnLoadAndDump) {
   TreespecTypeRegistry registry;
-  auto needsString = [](const rapidjson::Value &context, size_t,
+  auto needsString = [](llvm::StringRef context, size_t,
                         const TreespecTypeRegistry &) -> llvm::Error {
-    if (context.IsString())
+    if (context.starts_with("\""))
       return llvm::Error::success();
     return makeTreespecError("expected a tag string");
   };
@@ -609,6 +613,102 @@ TEST(TreespecRegistry, CustomValidatorRunsOnLoadAndDump) {
   llvm::Expected<std::string> bad =
       dumpTreespec(TreeSpec("mymod.Tagged", "1", {}), registry);
   EXPECT_TRUE(contains(errorText(bad), "expected a tag string"));
+}
+
+TEST(TreespecRegistry, IsASlotOfTheOneRegistry) {
+  Registry registry;
+  EXPECT_EQ(registry.find<TreespecTypeRegistry>(), nullptr);
+  TreespecTypeRegistry &types = registry.getOrCreate<TreespecTypeRegistry>();
+  ASSERT_FALSE(static_cast<bool>(types.registerType("mymod.Pair")));
+  const Registry &shared = registry;
+  const TreespecTypeRegistry *found = shared.find<TreespecTypeRegistry>();
+  ASSERT_EQ(found, &types);
+  EXPECT_NE(found->lookupType("mymod.Pair"), nullptr);
+  EXPECT_NE(found->lookupType("builtins.dict"), nullptr);
+  // A copy is independent of the slot.
+  TreespecTypeRegistry copy = *found;
+  ASSERT_FALSE(static_cast<bool>(copy.registerType("mymod.Other")));
+  EXPECT_EQ(found->lookupType("mymod.Other"), nullptr);
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing specs that name unregistered types
+//===----------------------------------------------------------------------===//
+
+TEST(TreespecLenient, RecordsUnknownTypesAndKeepsChecking) {
+  TreespecTypeRegistry registry;
+  // (custom, dataclass-like, namedtuple class as its own node type,
+  //  collections.namedtuple of an unknown class, the custom type again)
+  std::string text = wrap(
+      node("builtins.tuple", R"("null")",
+           node("mymod.MyContainer", R"("[\"a\"]")", Leaf) + ", " +
+               node("mymod.Config", R"("[[\"x\"], [\"mask\"]]")", Leaf) + ", " +
+               node("mymod.Point", R"("mymod.Point")",
+                    std::string(Leaf) + ", " + Leaf) +
+               ", " +
+               node("collections.namedtuple", R"("mymod.Pair")",
+                    std::string(Leaf) + ", " + Leaf) +
+               ", " + node("mymod.MyContainer", R"({"embedded": [1]})", Leaf)));
+  llvm::Expected<TreeSpec> strict = parseTreespec(text, registry);
+  EXPECT_TRUE(contains(errorText(strict), "unknown pytree type "
+                                          "'mymod.MyContainer'"));
+
+  llvm::Expected<LenientTreespec> lenient =
+      parseTreespecAllowingUnregistered(text, registry);
+  ASSERT_TRUE(static_cast<bool>(lenient))
+      << llvm::toString(lenient.takeError());
+  EXPECT_EQ(lenient->Spec.getNumLeaves(), 7u);
+  std::vector<std::string> seen;
+  for (const UnregisteredTreespecName &name : lenient->Unregistered)
+    seen.push_back((name.IsNamedtupleClass ? "class " : "type ") + name.Name +
+                   " at " + name.Path);
+  EXPECT_EQ(seen, (std::vector<std::string>{
+                      "type mymod.MyContainer at children_spec[0].type",
+                      "type mymod.Config at children_spec[1].type",
+                      "type mymod.Point at children_spec[2].type",
+                      "class mymod.Pair at children_spec[3].context"}));
+  // Contexts of unknown types are kept as found.
+  EXPECT_EQ(lenient->Spec.getChildren()[2].getContextJson(), "mymod.Point");
+  EXPECT_EQ(lenient->Spec.getChildren()[4].getContextJson(),
+            R"({"embedded": [1]})");
+  // Such a spec cannot be dumped.
+  llvm::Expected<std::string> dumped = dumpTreespec(lenient->Spec, registry);
+  EXPECT_TRUE(contains(errorText(dumped), "is not registered"));
+}
+
+TEST(TreespecLenient, KnownNodesAreStillChecked) {
+  TreespecTypeRegistry registry;
+  // A dict below an unknown node whose key list does not fit.
+  std::string badDict =
+      wrap(node("mymod.Box", R"("null")",
+                node("builtins.dict", R"("[\"a\", \"b\"]")", Leaf)));
+  llvm::Expected<LenientTreespec> spec =
+      parseTreespecAllowingUnregistered(badDict, registry);
+  EXPECT_TRUE(contains(errorText(spec),
+                       "treespec: children_spec[0].context of a "
+                       "'builtins.dict' node: the key list has 2 keys but "
+                       "the node has 1 children"));
+  // A known namedtuple class is checked; the legacy form needs no
+  // registration.
+  ASSERT_FALSE(
+      static_cast<bool>(registry.registerNamedtuple("mymod.P", {"x", "y"})));
+  std::string legacy =
+      wrap(node("collections.namedtuple",
+                R"({"class_name": "mymod.Q", "fields": ["a"]})", Leaf));
+  llvm::Expected<LenientTreespec> legacySpec =
+      parseTreespecAllowingUnregistered(legacy, registry);
+  ASSERT_TRUE(static_cast<bool>(legacySpec));
+  EXPECT_TRUE(legacySpec->Unregistered.empty());
+  std::string known = wrap(node("collections.namedtuple", R"("mymod.P")",
+                                std::string(Leaf) + ", " + Leaf));
+  llvm::Expected<LenientTreespec> knownSpec =
+      parseTreespecAllowingUnregistered(known, registry);
+  ASSERT_TRUE(static_cast<bool>(knownSpec));
+  EXPECT_TRUE(knownSpec->Unregistered.empty());
+  // Malformed JSON is an error as always.
+  llvm::Expected<LenientTreespec> broken =
+      parseTreespecAllowingUnregistered("[1, {", registry);
+  EXPECT_TRUE(contains(errorText(broken), "invalid JSON"));
 }
 
 //===----------------------------------------------------------------------===//
@@ -814,12 +914,35 @@ TEST(TreespecDataclass, Errors) {
   expectParseError(wrap(node("mymod.Cfg", R"("[[\"lr\"], []]")", "")),
                    {"1 flat fields but the node has 0 children"}, registry);
 
-  llvm::Expected<TreeSpec> partial = parseTreespec(
-      wrap(node("mymod.Cfg", R"("[[\"lr\"], []]")", Leaf)), registry);
-  ASSERT_TRUE(static_cast<bool>(partial));
+  // Flattening lists every field in flat_names or none_names.
+  expectParseError(wrap(node("mymod.Cfg", R"("[[\"lr\"], []]")", Leaf)),
+                   {"dataclass 'mymod.Cfg' context does not list field "
+                    "'mask' (registered fields: ['lr', 'mask'])"},
+                   registry);
+  TreeSpec partial("mymod.Cfg", R"([["lr"], []])", {TreeSpec::leaf()});
   llvm::Expected<PyTreeValue> value =
-      unflattenPyTree({L("l")}, *partial, registry);
+      unflattenPyTree({L("l")}, partial, registry);
   EXPECT_TRUE(contains(errorText(value), "field 'mask' is in neither"));
+}
+
+TEST(TreespecDataclass, ReturnNoneFieldsKeepsNoneNamesEmpty) {
+  TreespecTypeRegistry registry;
+  ASSERT_FALSE(static_cast<bool>(registry.registerDataclass(
+      "mymod.Opt", {"lr", "beta"}, /*returnNoneFields=*/true)));
+  expectRoundTrip(wrap(node("mymod.Opt", R"("[[\"lr\", \"beta\"], []]")",
+                            std::string(Leaf) + ", " + Leaf)),
+                  registry);
+  expectParseError(
+      wrap(node("mymod.Opt", R"("[[\"lr\"], [\"beta\"]]")", Leaf)),
+      {"dataclass 'mymod.Opt' keeps None fields as children "
+       "(return_none_fields), but its context lists 'beta' in none_names"},
+      registry);
+  // Without the option, a None field is dropped and listed in none_names.
+  TreespecTypeRegistry dropping;
+  ASSERT_FALSE(static_cast<bool>(
+      dropping.registerDataclass("mymod.Opt", {"lr", "beta"})));
+  expectRoundTrip(wrap(node("mymod.Opt", R"("[[\"lr\"], [\"beta\"]]")", Leaf)),
+                  dropping);
 }
 
 //===----------------------------------------------------------------------===//
@@ -849,10 +972,8 @@ TEST(TreespecNamedtuple, CollectFieldsLikeTheSerializer) {
   EXPECT_TRUE(contains(json, R"("mymod.Box": {"field_names": ["lo", "hi"]})"))
       << json;
 
-  rapidjson::Document doc;
-  doc.Parse(json.c_str());
   llvm::Expected<NamedtupleFieldTable> reread =
-      NamedtupleFieldTable::fromJson(doc);
+      NamedtupleFieldTable::fromJson(json);
   ASSERT_TRUE(static_cast<bool>(reread));
   EXPECT_EQ(reread->toJson(), json);
 
@@ -871,16 +992,16 @@ TEST(TreespecNamedtuple, TableJsonErrors) {
                                            "strings"},
   };
   for (auto &[json, fragment] : bad) {
-    rapidjson::Document doc;
-    doc.Parse(json);
     llvm::Expected<NamedtupleFieldTable> table =
-        NamedtupleFieldTable::fromJson(doc);
+        NamedtupleFieldTable::fromJson(json);
     EXPECT_TRUE(contains(errorText(table), fragment)) << json;
   }
-  rapidjson::Document empty;
-  empty.Parse("{}");
+  llvm::Expected<NamedtupleFieldTable> notJson =
+      NamedtupleFieldTable::fromJson("{");
+  EXPECT_TRUE(
+      contains(errorText(notJson), "treespec_namedtuple_fields: invalid JSON"));
   llvm::Expected<NamedtupleFieldTable> table =
-      NamedtupleFieldTable::fromJson(empty);
+      NamedtupleFieldTable::fromJson("{}");
   ASSERT_TRUE(static_cast<bool>(table));
   EXPECT_EQ(table->toJson(), "{}");
 }
