@@ -127,6 +127,12 @@ int pt2OptMain(int argc, char **argv) {
   llvm::cl::HideUnrelatedOptions(opts.category);
   llvm::cl::ParseCommandLineOptions(argc, argv, "pt2ir optimizer driver\n");
 
+  if (opts.verifier.verifyDiagnostics && opts.verifier.noVerify) {
+    llvm::errs() << "pt2-opt: error: --verify-diagnostics checks the "
+                    "verifier's findings; "
+                    "it cannot be combined with --no-verify\n";
+    return 1;
+  }
   if (opts.list) {
     if (auto err = listArchive(opts.input, llvm::outs()))
       return reportError(std::move(err));
@@ -165,16 +171,19 @@ int pt2OptMain(int argc, char **argv) {
   // Verify every program before anything interprets one, so that a bad
   // expression or name is reported with its JSON path and rule, and an
   // archive's findings are all reported, not only the first model's.
-  int verifyRc = 0;
+  // With --verify-diagnostics, a program whose errors were all expected
+  // ends the run successfully without output, as in mlir-opt.
+  VerifierVerdict verdict = VerifierVerdict::Proceed;
   for (LoadedProgram &lp : input->programs) {
     progress.setStage("verifying " + lp.displayName);
-    if (int rc = runVerifierStage(lp.program, lp.displayName, opts.verifier, diagnostics,
-                                  makeTreespecLeafCounter(lp.program)))
-      verifyRc = std::max(verifyRc, rc);
+    VerifierVerdict v =
+        runVerifierStage(lp.program, lp.displayName, opts.verifier, diagnostics,
+                         makeTreespecLeafCounter(lp.program));
+    verdict = std::max(verdict, v);
   }
-  if (verifyRc || opts.verifier.verifyDiagnostics) {
+  if (verdict != VerifierVerdict::Proceed) {
     progress.finish();
-    return verifyRc;
+    return verdict == VerifierVerdict::StopFailure ? 1 : 0;
   }
   // Passes and round-trip checks print on stderr themselves.
   progress.clear();

@@ -40,7 +40,9 @@ VerifierCLOptions::VerifierCLOptions(cl::OptionCategory &category)
       verifyDiagnostics(
           "verify-diagnostics",
           cl::desc("Compare the verifier's findings with the expectations of "
-                   "--expected-diagnostics instead of failing on errors"),
+                   "--expected-diagnostics instead of printing them; when "
+                   "they match, exit 0 and go on unless the program has "
+                   "errors"),
           cl::cat(category)),
       expectedDiagnostics(
           "expected-diagnostics",
@@ -76,11 +78,12 @@ VerifyOptions makeVerifyOptions(const VerifierCLOptions &flags) {
   return options;
 }
 
-/// Runs --verify-diagnostics: every expectation met, nothing unexpected.
-static int checkAgainstExpectations(const std::vector<Diagnostic> &diags,
-                                    llvm::StringRef fileName,
-                                    const VerifierCLOptions &flags,
-                                    llvm::raw_ostream &os) {
+/// Runs --verify-diagnostics: true when every expectation is met and
+/// nothing unexpected was found.
+static bool checkAgainstExpectations(const std::vector<Diagnostic> &diags,
+                                     llvm::StringRef fileName,
+                                     const VerifierCLOptions &flags,
+                                     llvm::raw_ostream &os) {
   std::vector<ExpectedDiagnostic> expected;
   std::string expectFile = flags.expectedDiagnostics;
   if (!expectFile.empty()) {
@@ -89,36 +92,42 @@ static int checkAgainstExpectations(const std::vector<Diagnostic> &diags,
       os << expectFile
          << ": error: cannot read expectations: " << buffer.getError().message()
          << "\n";
-      return 1;
+      return false;
     }
     auto parsed = parseExpectedDiagnostics((*buffer)->getBuffer(), expectFile);
     if (!parsed) {
       os << llvm::toString(parsed.takeError()) << "\n";
-      return 1;
+      return false;
     }
     expected = std::move(*parsed);
   }
   return checkExpectedDiagnostics(diags, expected, fileName,
                                   expectFile.empty() ? "<none>" : expectFile,
-                                  os)
-             ? 0
-             : 1;
+                                  os);
 }
 
-int runVerifierStage(const ExportedProgram &ep, llvm::StringRef fileName,
-                     const VerifierCLOptions &flags,
-                     llvm::raw_ostream &os,
-                     TreespecLeafCounter leafCount) {
+VerifierVerdict runVerifierStage(const ExportedProgram &ep,
+                                 llvm::StringRef fileName,
+                                 const VerifierCLOptions &flags,
+                                 llvm::raw_ostream &os,
+                                 TreespecLeafCounter leafCount) {
   if (flags.noVerify)
-    return 0;
+    return VerifierVerdict::Proceed;
   VerifyOptions options = makeVerifyOptions(flags);
   if (leafCount)
     options.treespecLeafCount = std::move(leafCount);
   std::vector<Diagnostic> diags = verifyProgram(ep, options);
-  if (flags.verifyDiagnostics)
-    return checkAgainstExpectations(diags, fileName, flags, os);
+  if (flags.verifyDiagnostics) {
+    if (!checkAgainstExpectations(diags, fileName, flags, os))
+      return VerifierVerdict::StopFailure;
+    // Like mlir-opt: an invalid program stops the run even when its errors
+    // were expected; a valid one goes on to the passes and the output.
+    return hasErrors(diags) ? VerifierVerdict::StopSuccess
+                            : VerifierVerdict::Proceed;
+  }
   printDiagnostics(os, fileName, diags);
-  return hasErrors(diags) ? 1 : 0;
+  return hasErrors(diags) ? VerifierVerdict::StopFailure
+                          : VerifierVerdict::Proceed;
 }
 
 } // namespace pt2ir

@@ -13,7 +13,10 @@
 //                               when no dialect applies
 //   --verify-core-aten          require the `core` tag on every aten operator
 //   --verify-diagnostics        compare the findings with expectations
-//                               instead of failing on errors
+//                               instead of printing them (as mlir-opt's
+//                               -verify-diagnostics does): a match succeeds,
+//                               and the run goes on unless the program has
+//                               errors
 //   --expected-diagnostics=FILE the expectations (see
 //                               verifier/ExpectedDiagnostics.h); without it,
 //                               no finding is expected
@@ -61,17 +64,30 @@ struct VerifierCLOptions {
 /// serde's treespec parser with the built-in node types.
 VerifyOptions makeVerifyOptions(const VerifierCLOptions &flags);
 
+/// What the verifier stage tells the driver to do next.
+enum class VerifierVerdict {
+  /// No errors: go on (passes, output).
+  Proceed,
+  /// --verify-diagnostics: every expectation was met, but the program has
+  /// (expected) errors, so it is not processed further; the run succeeds.
+  StopSuccess,
+  /// Errors, or with --verify-diagnostics an unmet expectation or an
+  /// unexpected finding: the run fails (exit code 1).
+  StopFailure,
+};
+
 /// Runs the verifier on `ep` as the flags say and prints the findings to
-/// `os`, as `<fileName>: error: <path>: [<rule>] node '<name>': <message>`.
-/// Schemas come from the program's registry. `leafCount`, when given, replaces the default treespec leaf
-/// counter (e.g. one that knows the program's namedtuples). Returns 0 when
-/// the driver should go on (no errors; or, with
-/// --verify-diagnostics, every expectation met and nothing unexpected), else
-/// the exit code (1).
-int runVerifierStage(const ExportedProgram &ep, llvm::StringRef fileName,
-                     const VerifierCLOptions &flags,
-                     llvm::raw_ostream &os = llvm::errs(),
-                     TreespecLeafCounter leafCount = {});
+/// `os`, as `<fileName>: error: <path>: [<rule>] node '<name>': <message>`;
+/// with --verify-diagnostics it prints only unmet expectations and
+/// unexpected findings. Schemas come from the program's registry.
+/// `leafCount`, when given, replaces the default treespec leaf counter (e.g.
+/// one that knows the program's namedtuples). With --no-verify nothing runs
+/// and the verdict is Proceed.
+VerifierVerdict runVerifierStage(const ExportedProgram &ep,
+                                 llvm::StringRef fileName,
+                                 const VerifierCLOptions &flags,
+                                 llvm::raw_ostream &os = llvm::errs(),
+                                 TreespecLeafCounter leafCount = {});
 
 } // namespace pt2ir
 
