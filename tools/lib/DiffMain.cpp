@@ -104,6 +104,8 @@ int pt2DiffMain(int argc, char **argv) {
     return reportError(
         llvm::createStringError(llvm::inconvertibleErrorCode(),
                                 "only one input can be standard input"));
+  hintWhenReadingTerminal("pt2-diff", opts.inputA, llvm::errs());
+  hintWhenReadingTerminal("pt2-diff", opts.inputB, llvm::errs());
   auto a = loadInput(opts.inputA, readOptions, opts.model);
   if (!a)
     return reportError(a.takeError());

@@ -153,6 +153,7 @@ int pt2OptMain(int argc, char **argv) {
   ReadOptions readOptions;
   readOptions.registry = registry;
 
+  hintWhenReadingTerminal("pt2-opt", opts.input, llvm::errs());
   uint64_t inputSize = 0;
   if (opts.input == "-")
     progress.setStage("reading standard input");

@@ -9,6 +9,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include <fstream>
 
 namespace pt2ir {
@@ -135,7 +136,25 @@ llvm::Error writeOutput(llvm::StringRef path, const LoadedInput &input,
   return llvm::Error::success();
 }
 
+/// True if the file's first non-blank byte opens a JSON object or array.
+static bool looksLikeJson(llvm::StringRef path) {
+  std::ifstream in(path.str(), std::ios::binary);
+  char c;
+  while (in.get(c))
+    if (!llvm::isSpace(c))
+      return c == '{' || c == '[';
+  return false;
+}
+
 llvm::Error listArchive(llvm::StringRef path, llvm::raw_ostream &os) {
+  if (path == "-")
+    return makeError(
+        "<stdin>: error: --list needs a .pt2 archive file, not standard input");
+  if (!looksLikeArchive(path) && looksLikeJson(path))
+    return makeError(
+        path +
+        ": error: not a .pt2 archive (this is a JSON program); --list shows "
+        "what an archive holds, --stats what a program holds");
   auto archive = Pt2Archive::open(path);
   if (!archive)
     return asToolError(archive.takeError(), path);
@@ -177,6 +196,14 @@ llvm::Error listArchive(llvm::StringRef path, llvm::raw_ostream &os) {
     os << "\n";
   }
   return llvm::Error::success();
+}
+
+void hintWhenReadingTerminal(llvm::StringRef tool, llvm::StringRef path,
+                             llvm::raw_ostream &os) {
+  if (path != "-" || !llvm::sys::Process::StandardInIsUserInput())
+    return;
+  os << tool << ": reading a program from standard input (end it with Ctrl-D; "
+     << tool << " --help shows the usage)\n";
 }
 
 } // namespace pt2ir

@@ -56,8 +56,15 @@ llvm::Expected<LoadedInput> loadInput(llvm::StringRef path, const ReadOptions &r
 llvm::Error writeOutput(llvm::StringRef path, const LoadedInput &input,
                         const std::vector<std::string> &programJson);
 
-/// `pt2-opt --list FILE`: what an archive holds.
+/// `pt2-opt --list FILE`: what an archive holds. A JSON program or standard
+/// input is refused with a message that says so.
 llvm::Error listArchive(llvm::StringRef path, llvm::raw_ostream &os);
+
+/// When `path` is `-` and standard input is a terminal, tells the user on
+/// `os` that `tool` is waiting for a program there (a bare `pt2-opt` would
+/// otherwise look hung). Prints nothing for pipes and files.
+void hintWhenReadingTerminal(llvm::StringRef tool, llvm::StringRef path,
+                             llvm::raw_ostream &os);
 
 } // namespace pt2ir
 
