@@ -85,19 +85,32 @@ static int reportError(llvm::Error err) {
   return 1;
 }
 
-/// Tells whether writing reproduced the input bytes exactly. A difference
-/// is not an error: legacy forms are normalized on the first write.
-static void reportInputComparison(llvm::StringRef written, llvm::StringRef input,
-                                  llvm::StringRef name) {
+/// Says what --verify-roundtrip compared, and whether the output reproduces
+/// the input bytes exactly. A difference from the input is not an error:
+/// legacy forms are normalized on the first write, and passes change the
+/// program.
+static void reportInputComparison(llvm::StringRef written,
+                                  llvm::StringRef input, llvm::StringRef name,
+                                  bool passesRan) {
   if (written == input) {
     llvm::errs() << name << ": round trip exact: " << written.size()
                  << " bytes written, identical to the input\n";
     return;
   }
   std::string where = firstJsonDifference(written, input);
-  llvm::errs() << name << ": round trip stable; the output differs from the input at "
-               << (where.empty() ? std::string("the byte level (formatting)") : where)
-               << " (normalized on write)\n";
+  if (where.empty())
+    where = "the byte level (formatting)";
+  if (passesRan) {
+    llvm::errs()
+        << name << ": round trip exact: the program after the passes ("
+        << written.size()
+        << " bytes) reads back unchanged; it differs from the input at "
+        << where << " (changed by the passes or normalized on write)\n";
+    return;
+  }
+  llvm::errs() << name
+               << ": round trip stable; the output differs from the input at "
+               << where << " (normalized on write)\n";
 }
 
 /// Inputs at least this big show the reading stage at once.
@@ -189,6 +202,11 @@ int pt2OptMain(int argc, char **argv) {
   // Passes and round-trip checks print on stderr themselves.
   progress.clear();
 
+  bool passesRan = false;
+  if (auto config = opts.passes.getConfig())
+    passesRan = !config->pipeline.empty();
+  else
+    llvm::consumeError(config.takeError()); // reported when the passes run
   for (LoadedProgram &lp : input->programs) {
     // Unbacked-symbol bindings are not stored in JSON: recompute them.
     if (auto err = recomputeUnbackedBindings(lp.program))
@@ -204,7 +222,8 @@ int pt2OptMain(int argc, char **argv) {
       continue;
     if (auto err = verifyRoundTrip(lp.program, lp.displayName))
       return fail(std::move(err));
-    reportInputComparison(writeProgram(lp.program), lp.inputJson, lp.displayName);
+    reportInputComparison(writeProgram(lp.program), lp.inputJson,
+                          lp.displayName, passesRan);
   }
   progress.setStage(opts.output == "-" ? std::string("writing standard output") : "writing " + opts.output);
   if (opts.stats || opts.emit != EmitKind::Json) {
