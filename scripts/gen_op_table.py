@@ -16,6 +16,12 @@ build time: the generated file is committed.
 Usage:
   /usr/bin/python3 scripts/gen_op_table.py [--native-functions PATH]
       [--tags PATH] [--output PATH] [--check]
+
+The inputs are PyTorch's aten/src/ATen/native/native_functions.yaml and
+tags.yaml, which this repository does not ship; by default they are read from
+../shared/reference/ next to the repository, and a missing input is an error
+that says which file and how to pass another. Needs PyYAML (Debian:
+python3-yaml) once the inputs are found.
 """
 
 import argparse
@@ -25,8 +31,6 @@ import string
 import sys
 from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Tuple
-
-import yaml
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_REFERENCE = os.path.normpath(
@@ -467,6 +471,23 @@ def main() -> int:
     parser.add_argument("--check", action="store_true",
                         help="exit 1 if the output file is out of date")
     args = parser.parse_args()
+
+    inputs = (("--native-functions", args.native_functions, "native_functions.yaml"),
+              ("--tags", args.tags, "tags.yaml"))
+    for flag, path, upstream in inputs:
+        if not os.path.isfile(path):
+            print("%s: error: cannot read %s (%s); pass PyTorch's %s with %s PATH "
+                  "(aten/src/ATen/native/ in a PyTorch checkout; this repository "
+                  "does not ship it)"
+                  % (sys.argv[0], path, "not a file" if os.path.exists(path) else "no such file",
+                     upstream, flag), file=sys.stderr)
+            return 2
+    try:
+        import yaml
+    except ImportError:
+        print("%s: error: needs PyYAML (Debian package python3-yaml; scripts/setup.sh installs it "
+              "for /usr/bin/python3)" % sys.argv[0], file=sys.stderr)
+        return 2
 
     with open(args.tags, encoding="utf-8") as f:
         tag_names = [t["tag"] for t in yaml.safe_load(f)]
