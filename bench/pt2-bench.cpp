@@ -8,7 +8,9 @@
 // with the targets. bench/run.sh is the one command that builds and runs it.
 //
 // The child modes (--generate-file, --measure-file) are how the parent runs
-// work in separate processes; they are not meant to be used by hand.
+// work in separate processes; they are hidden from --help. By hand,
+// --measure-file with --profile-stage runs one stage for a profiler (see
+// docs/performance.md).
 //
 //===----------------------------------------------------------------------===//
 
