@@ -152,14 +152,18 @@ def line_pattern(expected):
     return re.compile("^" + ".*".join(parts) + "$")
 
 
+def trimmed(lines):
+    """`lines` without trailing blanks, and without blank lines at the end."""
+    lines = [l.rstrip() for l in lines]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
 def output_matches(expected, actual):
     """Does `actual` (lines) match `expected` (lines with `...` wildcards)?"""
-    exp = [l.rstrip() for l in expected]
-    act = [l.rstrip() for l in actual]
-    while exp and not exp[-1]:
-        exp.pop()
-    while act and not act[-1]:
-        act.pop()
+    exp = trimmed(expected)
+    act = trimmed(actual)
     patterns = [None if l.strip() == "..." else line_pattern(l) for l in exp]
     # reach[j]: expected[:i] can match actual[:j].
     reach = [True] + [False] * len(act)
@@ -252,8 +256,7 @@ class Runner:
                     return
                 actual = output.split("\n")
                 if not output_matches(expected, actual):
-                    diff = difflib.unified_diff([l.rstrip() for l in expected],
-                                                [l.rstrip() for l in actual],
+                    diff = difflib.unified_diff(trimmed(expected), trimmed(actual),
                                                 "shown in the document", "printed", lineterm="")
                     self.fail(where, "`%s` printed something else than the document shows:\n%s"
                               % (command, indent("\n".join(diff))))
