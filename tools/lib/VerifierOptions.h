@@ -64,7 +64,8 @@ struct VerifierCLOptions {
 /// serde's treespec parser with the built-in node types.
 VerifyOptions makeVerifyOptions(const VerifierCLOptions &flags);
 
-/// What the verifier stage tells the driver to do next.
+/// What the verifier stage tells the driver to do next. Ordered by
+/// severity, so that std::max combines the verdicts of several programs.
 enum class VerifierVerdict {
   /// No errors: go on (passes, output).
   Proceed,
