@@ -160,16 +160,6 @@ bool PyTreeValue::operator==(const PyTreeValue &other) const {
 
 namespace {
 
-std::string quotedList(llvm::ArrayRef<std::string> names) {
-  std::string out = "[";
-  for (const std::string &name : names) {
-    if (out.size() > 1)
-      out += ", ";
-    out += "'" + name + "'";
-  }
-  return out + "]";
-}
-
 /// Names a place in a value the way Python's keystr does: `[0]['k'].x`.
 std::string describeValuePath(llvm::StringRef path) {
   return path.empty() ? "the root value" : "value" + path.str();

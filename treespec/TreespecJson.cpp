@@ -10,6 +10,16 @@
 
 namespace pt2ir {
 
+std::string quotedList(llvm::ArrayRef<std::string> names) {
+  std::string out = "[";
+  for (const std::string &name : names) {
+    if (out.size() > 1)
+      out += ", ";
+    out += "'" + name + "'";
+  }
+  return out + "]";
+}
+
 namespace {
 
 /// Forwards SAX events to a Document while counting array/object nesting;

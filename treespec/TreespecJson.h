@@ -18,6 +18,7 @@
 #define PT2IR_TREESPEC_TREESPECJSON_H
 
 #include "pt2ir/treespec/Treespec.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <optional>
@@ -26,6 +27,10 @@
 #include <vector>
 
 namespace pt2ir {
+
+/// Field or key names as Python prints a list of str: `['x', 'y']`; the
+/// library's messages quote names this way.
+std::string quotedList(llvm::ArrayRef<std::string> names);
 
 /// Parses `text` into `doc`, rejecting syntax errors, trailing content, NUL
 /// bytes and nesting deeper than `maxDepth` arrays/objects. `what` names the

@@ -10,16 +10,6 @@ namespace pt2ir {
 
 namespace {
 
-std::string quotedList(llvm::ArrayRef<std::string> names) {
-  std::string out = "[";
-  for (const std::string &name : names) {
-    if (out.size() > 1)
-      out += ", ";
-    out += "'" + name + "'";
-  }
-  return out + "]";
-}
-
 /// The class name and saved field names of a namedtuple node.
 struct SavedNamedtuple {
   std::string ClassName;

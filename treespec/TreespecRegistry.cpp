@@ -49,16 +49,6 @@ std::string joinSorted(std::vector<std::string> names) {
   return out.empty() ? "(none)" : out;
 }
 
-std::string quotedList(llvm::ArrayRef<std::string> names) {
-  std::string out = "[";
-  for (const std::string &name : names) {
-    if (out.size() > 1)
-      out += ", ";
-    out += "'" + name + "'";
-  }
-  return out + "]";
-}
-
 /// Checks that a field list is usable: non-empty names, no duplicates.
 llvm::Error checkFieldNames(llvm::StringRef owner,
                             llvm::ArrayRef<std::string> fields) {
