@@ -30,8 +30,14 @@ void checkSymbolicOps(VerifierContext &ctx);
 /// SignatureChecks.cpp: graph inputs/outputs against the graph signature.
 void checkSignature(VerifierContext &ctx);
 
-/// ProgramChecks.cpp: range constraints, the module call graph and the
-/// `verifiers` field. Returns the dialect the program asks for.
+/// TreespecChecks.cpp: the in_spec/out_spec treespecs of the module call
+/// graph parse with the program's treespec types, name only registered
+/// types, and the root's leaf counts match the signature.
+void checkTreespecs(VerifierContext &ctx);
+
+/// ProgramChecks.cpp: range constraints, the module call graph's entries and
+/// names, and the `verifiers` field. Returns the dialect the program asks
+/// for.
 Dialect checkProgramFields(VerifierContext &ctx);
 
 /// SymbolChecks.cpp: symbolic expressions parse; range constraints name

@@ -3,86 +3,23 @@
 // Checks the program-level fields around the graph:
 //  - module-call-graph-root: an entry for the root module (fqn "") exists
 //    and has a signature;
-//  - module-call-graph-spec: every in_spec/out_spec looks like a protocol-1
-//    treespec (`[1, {...}]`, balanced, JSON-quoted). With
-//    VerifyOptions::treespecLeafCount, the root's leaf counts must also
-//    match the number of user inputs and user outputs;
 //  - module-call-graph-name: names in module call signatures exist in the
 //    graph;
 //  - invalid-range-constraint: keys are symbol names and min <= max;
 //  - unknown-dialect: `verifiers` entries (and the dialect option) are ATEN
 //    or TRAINING; an unknown program entry is a warning.
 //
-// It deliberately does not parse treespecs (that belongs to serde; the
-// optional callback bridges it) and does not look at symbols' use (see
-// SymbolChecks.cpp).
+// It deliberately does not look at the in_spec/out_spec treespecs (see
+// TreespecChecks.cpp) or at symbols' use (see SymbolChecks.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "pt2ir/verifier/Checks.h"
 #include "pt2ir/verifier/Targets.h"
 
-#include "llvm/ADT/StringExtras.h"
-
 namespace pt2ir::verifier {
 
 namespace {
-
-/// A cheap structural test: `[<int>, <json>]` with balanced brackets and
-/// braces outside JSON strings. Returns an empty string when the text looks
-/// like a treespec, else what is wrong.
-std::string treespecShapeProblem(llvm::StringRef text) {
-  llvm::StringRef s = text.trim();
-  if (!s.consume_front("["))
-    return "does not start with '['";
-  s = s.ltrim();
-  size_t digits = 0;
-  while (digits < s.size() && llvm::isDigit(s[digits]))
-    ++digits;
-  if (digits == 0)
-    return "does not start with a protocol number";
-  s = s.drop_front(digits).ltrim();
-  if (!s.consume_front(","))
-    return "has no ',' after the protocol number";
-  std::vector<char> stack{']'};
-  bool inString = false;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (inString) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        inString = false;
-      continue;
-    }
-    switch (c) {
-    case '"':
-      inString = true;
-      break;
-    case '[':
-      stack.push_back(']');
-      break;
-    case '{':
-      stack.push_back('}');
-      break;
-    case ']':
-    case '}':
-      if (stack.empty() || stack.back() != c)
-        return "has unbalanced brackets";
-      stack.pop_back();
-      if (stack.empty() && i + 1 != s.size())
-        return "has text after the closing ']'";
-      break;
-    default:
-      break;
-    }
-  }
-  if (inString)
-    return "has an unterminated string";
-  if (!stack.empty())
-    return "is not closed";
-  return "";
-}
 
 class ProgramFieldChecker {
 public:
@@ -138,23 +75,6 @@ private:
     llvm::StringRef fqn = ep.graphModule.moduleCallGraph[i].fqn;
     std::string who =
         isRoot ? std::string("the root module") : "module '" + fqn.str() + "'";
-    const char *fields[] = {"in_spec", "out_spec"};
-    const std::string *specs[] = {&sig.inSpec, &sig.outSpec};
-    for (int k = 0; k < 2; ++k) {
-      if (specs[k]->empty() && !isRoot)
-        continue;
-      std::string problem = treespecShapeProblem(*specs[k]);
-      if (!problem.empty()) {
-        ctx.error("module-call-graph-spec", path + "." + fields[k], "",
-                  entryOrder(i),
-                  llvm::Twine(fields[k]) + " of " + who +
-                      " is not a treespec: it " + problem);
-        continue;
-      }
-      if (isRoot)
-        checkLeafCount(path + "." + fields[k], entryOrder(i), fields[k],
-                       *specs[k], k == 0);
-    }
     const char *lists[] = {"inputs", "outputs"};
     const std::vector<Argument> *args[] = {&sig.inputs, &sig.outputs};
     for (int k = 0; k < 2; ++k) {
@@ -170,37 +90,6 @@ private:
         });
       }
     }
-  }
-
-  /// Compares the leaves of a root treespec with the user inputs/outputs.
-  void checkLeafCount(std::string path, uint64_t order, const char *field,
-                      const std::string &spec, bool isInput) {
-    if (!ctx.options().treespecLeafCount)
-      return;
-    std::optional<size_t> leaves = ctx.options().treespecLeafCount(spec);
-    if (!leaves)
-      return;
-    size_t expected = 0;
-    const GraphSignature &sig = ep.graphModule.signature;
-    if (isInput) {
-      for (const InputSpec &s : sig.inputSpecs)
-        if (s.kind == InputKind::UserInput ||
-            (s.kind == InputKind::ConstantInput && !s.arg.isNone()))
-          ++expected;
-    } else {
-      for (const OutputSpec &s : sig.outputSpecs)
-        if (s.kind == OutputKind::UserOutput ||
-            s.kind == OutputKind::LossOutput)
-          ++expected;
-    }
-    if (*leaves == expected)
-      return;
-    ctx.error("module-call-graph-spec", std::move(path), "", order,
-              llvm::Twine(field) + " of the root module has " +
-                  std::to_string(*leaves) + " leaves, but the signature has " +
-                  std::to_string(expected) +
-                  (isInput ? " user input" : " user output") +
-                  (expected == 1 ? "" : "s"));
   }
 
   void checkRangeConstraints() {

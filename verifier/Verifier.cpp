@@ -1,9 +1,9 @@
 //===- Verifier.cpp - Runs the groups of checks ---------------------------===//
 //
 // verifyProgram: lays the program out once, runs the structural,
-// call_torchbind, symbolic-op, signature, symbol and program-field checks,
-// then, under a dialect or when asked for, the operator and schema-argument
-// checks, and returns the sorted findings.
+// call_torchbind, symbolic-op, signature, symbol, treespec and program-field
+// checks, then, under a dialect or when asked for, the operator and
+// schema-argument checks, and returns the sorted findings.
 // The rules themselves live in the *Checks.cpp files.
 //
 //===----------------------------------------------------------------------===//
@@ -21,6 +21,7 @@ std::vector<Diagnostic> verifyProgram(const ExportedProgram &ep,
   verifier::checkSymbolicOps(ctx);
   verifier::checkSignature(ctx);
   verifier::checkSymbols(ctx);
+  verifier::checkTreespecs(ctx);
   verifier::Dialect dialect = verifier::checkProgramFields(ctx);
   if (dialect != verifier::Dialect::None || options.verifyOps ||
       options.coreAten) {

@@ -8,14 +8,16 @@
 //
 // Which checks run:
 //  - always: structure (definitions and uses, names, value tables,
-//    subgraphs, range constraints, module call graph) and the graph
-//    signature;
+//    subgraphs, range constraints, module call graph), the graph signature,
+//    and the module call graph's treespecs (parsed with the treespec library
+//    and the node types of the program's registry, see
+//    treespec/TreespecRegistry.h);
 //  - under a dialect (the `dialect` option, else the program's `verifiers`
 //    field), or with `verifyOps` / `coreAten`: operator targets against the
 //    schema table, the dialect's rules, and node arguments against schemas.
 //
 // docs/verifier.md lists every rule. This file deliberately does not read
-// files, parse treespecs (see `treespecLeafCount`) or print anything.
+// files or print anything.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PT2IR_VERIFIER_VERIFIER_H
@@ -23,8 +25,6 @@
 
 #include "pt2ir/ir/ExportedProgram.h"
 #include "pt2ir/verifier/Diagnostic.h"
-#include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,13 +38,6 @@ struct VerifyOptions {
   bool verifyOps = false;
   /// Require every aten operator to carry the `core` tag.
   bool coreAten = false;
-  /// Optional: the number of leaves of a treespec string, or nullopt when it
-  /// cannot tell (for example a node type it does not know). When set, the
-  /// root module-call-graph entry's in_spec/out_spec leaf counts are compared
-  /// with the number of user inputs/outputs. The verifier itself only checks
-  /// that the strings look like treespecs, since treespec parsing lives in
-  /// serde.
-  std::function<std::optional<size_t>(llvm::StringRef spec)> treespecLeafCount;
   /// Deepest nesting of subgraphs examined; deeper ones are reported.
   unsigned maxSubgraphDepth = 64;
 };

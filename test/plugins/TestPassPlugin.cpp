@@ -4,13 +4,16 @@
 //  - the pass `test-tag-nodes{tag=STR}`, which sets `test_tag: STR` in the
 //    metadata of every aten node and counts them (`nodes-tagged`);
 //  - the extension namespace `testext` with
-//    `testext::scale(Tensor x, float factor) -> Tensor`.
+//    `testext::scale(Tensor x, float factor) -> Tensor`;
+//  - the pytree node type `testplugin.Box` and the dataclass
+//    `testplugin.Pair` (fields a, b), which in_spec/out_spec may name.
 //
 //===----------------------------------------------------------------------===//
 
 #include "pt2ir/ir/ExportedProgram.h"
 #include "pt2ir/passes/PassPlugin.h"
 #include "pt2ir/passes/PassRegistry.h"
+#include "pt2ir/treespec/TreespecRegistry.h"
 
 namespace {
 
@@ -49,6 +52,11 @@ llvm::Error registerTestPlugin(pt2ir::Registry &registry) {
   if (!scale)
     return scale.takeError();
   if (auto err = registry.getOperators().registerExtension(std::move(*scale)))
+    return err;
+  auto &treespecTypes = registry.getOrCreate<pt2ir::TreespecTypeRegistry>();
+  if (auto err = treespecTypes.registerType("testplugin.Box"))
+    return err;
+  if (auto err = treespecTypes.registerDataclass("testplugin.Pair", {"a", "b"}))
     return err;
   return pt2ir::registerPass<TagNodesPass>(
       registry, "test-tag-nodes", "Tag every aten node's metadata (a test plugin's pass)",

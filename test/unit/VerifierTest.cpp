@@ -5,7 +5,7 @@
 // before definitions after moving nodes, uses of erased, cleared, table-only
 // and foreign values. Also checks that every violation is reported in
 // program order, the subgraph depth cap, paths inside subgraphs, the treespec
-// leaf-count callback, custom registries, the printed format, concurrent
+// leaf counts, custom registries, the printed format, concurrent
 // use, call_torchbind nodes built through the API, and the
 // expected-diagnostics parser and matcher.
 //
@@ -59,6 +59,17 @@ std::string graphJson(const std::string &nodes, const std::string &result,
          R"("sym_float_values": {}})";
 }
 
+/// The in_spec of `forward(x)` and the out_spec of one output, as they appear
+/// inside a JSON string.
+const char *const OneInputSpec =
+    R"([1, {\"type\": \"builtins.tuple\", \"context\": \"null\", )"
+    R"(\"children_spec\": [{\"type\": \"builtins.tuple\", \"context\": )"
+    R"(\"null\", \"children_spec\": [{\"type\": null, \"context\": null, )"
+    R"(\"children_spec\": []}]}, {\"type\": \"builtins.dict\", )"
+    R"(\"context\": \"[]\", \"children_spec\": []}]}])";
+const char *const LeafSpec =
+    R"([1, {\"type\": null, \"context\": null, \"children_spec\": []}])";
+
 /// A whole program around `graph`, with a user_input `x` and a user_output
 /// `result`.
 std::string programJson(const std::string &graph, const std::string &result,
@@ -69,7 +80,9 @@ std::string programJson(const std::string &graph, const std::string &result,
          R"("output_specs": [{"user_output": {"arg": {"as_tensor": {"name": ")" +
          result +
          R"("}}}}]}, "module_call_graph": [{"fqn": "", "signature": {"inputs": [], )"
-         R"("outputs": [], "in_spec": "[1, {}]", "out_spec": "[1, {}]"}}]}, )"
+         R"("outputs": [], "in_spec": ")" +
+         std::string(OneInputSpec) + R"(", "out_spec": ")" + LeafSpec +
+         R"("}}]}, )"
          R"("opset_version": {}, "range_constraints": )" +
          rangeConstraints +
          R"(, "schema_version": {"major": 8, "minor": 19}, "verifiers": [")" +
@@ -424,26 +437,24 @@ TEST(VerifierReporting, SubgraphDepthIsCapped) {
                                "as_graph.graph.nodes[0]");
 }
 
-TEST(VerifierReporting, TreespecLeafCountCallback) {
+TEST(VerifierReporting, TreespecLeafCountsMatchTheSignature) {
   ExportedProgram ep = read(reluNegProgram());
-  VerifyOptions options;
-  std::vector<std::string> asked;
-  options.treespecLeafCount =
-      [&](llvm::StringRef spec) -> std::optional<size_t> {
-    asked.push_back(spec.str());
-    return 3;
-  };
-  std::vector<Diagnostic> diags = verifyProgram(ep, options);
-  EXPECT_EQ(asked, (std::vector<std::string>{"[1, {}]", "[1, {}]"}));
-  ASSERT_EQ(rules(diags), (std::vector<std::string>{"module-call-graph-spec",
-                                                    "module-call-graph-spec"}));
+  EXPECT_EQ(dump(verifyProgram(ep)), "");
+  // forward(x, y): one leaf too many.
+  ModuleCallSignature &sig = *ep.graphModule.moduleCallGraph[0].signature;
+  sig.inSpec = R"([1, {"type": "builtins.tuple", "context": "null", )"
+               R"("children_spec": [{"type": "builtins.tuple", "context": )"
+               R"("null", "children_spec": [{"type": null, "context": null, )"
+               R"("children_spec": []}, {"type": null, "context": null, )"
+               R"("children_spec": []}]}, {"type": "builtins.dict", )"
+               R"("context": "[]", "children_spec": []}]}])";
+  std::vector<Diagnostic> diags = verifyProgram(ep);
+  ASSERT_EQ(rules(diags), std::vector<std::string>{"module-call-graph-spec"});
+  EXPECT_EQ(diags[0].jsonPath,
+            "graph_module.module_call_graph[0].signature.in_spec");
   EXPECT_EQ(diags[0].message,
-            "in_spec of the root module has 3 leaves, but the signature has 1 "
+            "in_spec of the root module has 2 leaves, but the signature has 1 "
             "user input");
-  options.treespecLeafCount = [](llvm::StringRef) -> std::optional<size_t> {
-    return std::nullopt;
-  };
-  EXPECT_EQ(dump(verifyProgram(ep, options)), "");
 }
 
 TEST(VerifierReporting, ProgramsVerifyConcurrently) {

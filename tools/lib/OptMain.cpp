@@ -16,7 +16,6 @@
 #include "pt2ir/tools/lib/ProgramIO.h"
 #include "pt2ir/tools/lib/PythonEmitter.h"
 #include "pt2ir/tools/lib/Stats.h"
-#include "pt2ir/tools/lib/TreespecBridge.h"
 #include "pt2ir/tools/lib/VerifierOptions.h"
 #include "pt2ir/tools/lib/RegistryOptions.h"
 #include "pt2ir/tools/lib/RoundTrip.h"
@@ -191,8 +190,7 @@ int pt2OptMain(int argc, char **argv) {
   for (LoadedProgram &lp : input->programs) {
     progress.setStage("verifying " + lp.displayName);
     VerifierVerdict v =
-        runVerifierStage(lp.program, lp.displayName, opts.verifier, diagnostics,
-                         makeTreespecLeafCounter(lp.program));
+        runVerifierStage(lp.program, lp.displayName, opts.verifier, diagnostics);
     verdict = std::max(verdict, v);
   }
   if (verdict != VerifierVerdict::Proceed) {
@@ -214,7 +212,6 @@ int pt2OptMain(int argc, char **argv) {
                                           lp.displayName.c_str(),
                                           llvm::toString(std::move(err)).c_str()));
     VerifyOptions verifyOptions = makeVerifyOptions(opts.verifier);
-    verifyOptions.treespecLeafCount = makeTreespecLeafCounter(lp.program);
     VerifyHook hook = opts.verifier.noVerify ? VerifyHook() : makeVerifierHook(lp.displayName, verifyOptions);
     if (auto err = runPassPipelineFromCL(lp.program, lp.displayName, opts.passes, hook))
       return fail(std::move(err));

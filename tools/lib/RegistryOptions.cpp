@@ -2,6 +2,8 @@
 
 #include "pt2ir/tools/lib/RegistryOptions.h"
 #include "pt2ir/passes/PassPlugin.h"
+#include "pt2ir/treespec/TreespecDeclarations.h"
+#include "pt2ir/treespec/TreespecRegistry.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -47,7 +49,12 @@ RegistryCLOptions::RegistryCLOptions(cl::OptionCategory &category)
           "allow-unregistered-extensions",
           cl::desc("Accept '#ns:op' targets of unregistered namespaces: read them as opaque "
                    "strings and verify them with a warning instead of an error"),
-          cl::cat(category)) {}
+          cl::cat(category)),
+      treespecTypes("treespec-types",
+                    cl::desc("Declare the pytree node types, dataclasses and namedtuple classes that "
+                             "in_spec/out_spec name, one per line (type mymod.C | dataclass mymod.D "
+                             "x,y [return-none-fields] | namedtuple mymod.P x,y)"),
+                    cl::value_desc("file"), cl::cat(category)) {}
 
 std::vector<std::string> findPassPluginArgs(int argc, char **argv) {
   std::vector<std::string> paths;
@@ -80,8 +87,25 @@ llvm::Error loadPluginsFromArgs(int argc, char **argv, Registry &registry) {
 
 llvm::Error applyRegistryOptions(const RegistryCLOptions &flags, Registry &registry) {
   registry.setAllowUnregisteredExtensions(flags.allowUnregisteredExtensions);
-  return registerSchemaFiles(registry, {flags.opSchemas.begin(), flags.opSchemas.end()},
-                             {flags.extensionSchemas.begin(), flags.extensionSchemas.end()});
+  if (auto err = registerSchemaFiles(registry, {flags.opSchemas.begin(), flags.opSchemas.end()},
+                                     {flags.extensionSchemas.begin(), flags.extensionSchemas.end()}))
+    return err;
+  return registerTreespecTypeFiles(registry, {flags.treespecTypes.begin(), flags.treespecTypes.end()});
+}
+
+llvm::Error registerTreespecTypeFiles(Registry &registry, const std::vector<std::string> &files) {
+  if (files.empty())
+    return llvm::Error::success();
+  TreespecTypeRegistry &types = registry.getOrCreate<TreespecTypeRegistry>();
+  for (const std::string &file : files) {
+    auto buffer = llvm::MemoryBuffer::getFile(file, /*IsText=*/true);
+    if (!buffer)
+      return llvm::createStringError(buffer.getError(), "%s: error: cannot read treespec types file: %s",
+                                     file.c_str(), buffer.getError().message().c_str());
+    if (auto err = registerTreespecDeclarations((*buffer)->getBuffer(), file, types))
+      return err;
+  }
+  return llvm::Error::success();
 }
 
 llvm::Error registerSchemaFiles(Registry &registry, const std::vector<std::string> &opSchemaFiles,

@@ -12,6 +12,11 @@
 //                                operators are targeted as `#namespace:op`
 //   --allow-unregistered-extensions
 //                                accept `#ns:op` of unregistered namespaces
+//   --treespec-types=FILE        pytree node types, dataclasses and namedtuple
+//                                classes that in_spec/out_spec name
+//                                (treespec/TreespecDeclarations.h), kept in
+//                                the registry's TreespecTypeRegistry slot
+//                                where the verifier finds them
 //
 // In the schema files, blank lines and lines starting with `#` are ignored.
 // Plugins are loaded before the command line is parsed (loadPluginsFromArgs),
@@ -40,6 +45,7 @@ struct RegistryCLOptions {
   llvm::cl::list<std::string> opSchemas;
   llvm::cl::list<std::string> extensionSchemas;
   llvm::cl::opt<bool> allowUnregisteredExtensions;
+  llvm::cl::list<std::string> treespecTypes;
 };
 
 /// The values of every `--load-pass-plugin` in `argv` (`=PATH` or a
@@ -54,6 +60,12 @@ llvm::Error loadPluginsFromArgs(int argc, char **argv, Registry &registry);
 llvm::Error registerSchemaFiles(Registry &registry,
                                 const std::vector<std::string> &opSchemaFiles,
                                 const std::vector<std::string> &extensionFiles);
+
+/// Registers the declarations of every file of `files` (the format of
+/// treespec/TreespecDeclarations.h) in the registry's TreespecTypeRegistry
+/// slot. Errors name `FILE:LINE`.
+llvm::Error registerTreespecTypeFiles(Registry &registry,
+                                      const std::vector<std::string> &files);
 
 /// Applies the parsed flags (all but the plugins, loaded earlier) to
 /// `registry`.

@@ -8,7 +8,6 @@
 
 #include "pt2ir/tools/lib/VerifierOptions.h"
 
-#include "pt2ir/treespec/Treespec.h"
 #include "pt2ir/verifier/ExpectedDiagnostics.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -64,17 +63,6 @@ VerifyOptions makeVerifyOptions(const VerifierCLOptions &flags) {
   }
   options.verifyOps = flags.verifyOps;
   options.coreAten = flags.verifyCoreAten;
-  options.treespecLeafCount =
-      [](llvm::StringRef spec) -> std::optional<size_t> {
-    TreespecTypeRegistry registry;
-    llvm::Expected<TreeSpec> parsed = parseTreespec(spec, registry);
-    if (!parsed) {
-      // Custom node types are unknown here: no verdict rather than a guess.
-      llvm::consumeError(parsed.takeError());
-      return std::nullopt;
-    }
-    return parsed->getNumLeaves();
-  };
   return options;
 }
 
@@ -109,13 +97,10 @@ static bool checkAgainstExpectations(const std::vector<Diagnostic> &diags,
 VerifierVerdict runVerifierStage(const ExportedProgram &ep,
                                  llvm::StringRef fileName,
                                  const VerifierCLOptions &flags,
-                                 llvm::raw_ostream &os,
-                                 TreespecLeafCounter leafCount) {
+                                 llvm::raw_ostream &os) {
   if (flags.noVerify)
     return VerifierVerdict::Proceed;
   VerifyOptions options = makeVerifyOptions(flags);
-  if (leafCount)
-    options.treespecLeafCount = std::move(leafCount);
   std::vector<Diagnostic> diags = verifyProgram(ep, options);
   if (flags.verifyDiagnostics) {
     if (!checkAgainstExpectations(diags, fileName, flags, os))

@@ -33,15 +33,9 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <functional>
-#include <optional>
 #include <string>
 
 namespace pt2ir {
-
-/// Counts the leaves of a treespec string (see VerifyOptions).
-using TreespecLeafCounter =
-    std::function<std::optional<size_t>(llvm::StringRef)>;
 
 /// The dialect chosen on the command line.
 enum class DialectChoice { FromProgram, Aten, Training };
@@ -60,8 +54,7 @@ struct VerifierCLOptions {
   llvm::cl::opt<std::string> expectedDiagnostics;
 };
 
-/// The library options the flags stand for. The treespec leaf counter uses
-/// serde's treespec parser with the built-in node types.
+/// The library options the flags stand for.
 VerifyOptions makeVerifyOptions(const VerifierCLOptions &flags);
 
 /// What the verifier stage tells the driver to do next. Ordered by
@@ -80,15 +73,13 @@ enum class VerifierVerdict {
 /// Runs the verifier on `ep` as the flags say and prints the findings to
 /// `os`, as `<fileName>: error: <path>: [<rule>] node '<name>': <message>`;
 /// with --verify-diagnostics it prints only unmet expectations and
-/// unexpected findings. Schemas come from the program's registry.
-/// `leafCount`, when given, replaces the default treespec leaf counter (e.g.
-/// one that knows the program's namedtuples). With --no-verify nothing runs
-/// and the verdict is Proceed.
+/// unexpected findings. Schemas and treespec node types come from the
+/// program's registry. With --no-verify nothing runs and the verdict is
+/// Proceed.
 VerifierVerdict runVerifierStage(const ExportedProgram &ep,
                                  llvm::StringRef fileName,
                                  const VerifierCLOptions &flags,
-                                 llvm::raw_ostream &os = llvm::errs(),
-                                 TreespecLeafCounter leafCount = {});
+                                 llvm::raw_ostream &os = llvm::errs());
 
 } // namespace pt2ir
 
