@@ -29,6 +29,7 @@
 #include "pt2ir/passes/PassRegistry.h"
 #include "pt2ir/passes/Passes.h"
 #include "pt2ir/rewrite/StructuralKey.h"
+#include "pt2ir/rewrite/ValueReplacer.h"
 
 #include "pt2ir/ir/OperatorRegistry.h"
 #include "pt2ir/ir/OperatorSchema.h"
@@ -93,7 +94,7 @@ class Cse {
 public:
   Cse(ExportedProgram &ep, CseStats &stats)
       : ep(ep), operators(ep.getRegistry().getOperators()),
-        effects(ep.getRegistry(), policy()), stats(stats) {}
+        effects(ep.getRegistry(), policy()), stats(stats), replacer(ep) {}
 
   llvm::Error run(Graph &graph, unsigned depth) {
     if (depth > kMaxCseDepth)
@@ -195,7 +196,7 @@ private:
         from[i]->replaceAllUsesWith(to[i]);
         continue;
       }
-      if (auto err = ep.replaceAllUsesWith(from[i], to[i]))
+      if (auto err = replacer.replaceAllUsesWith(from[i], to[i]))
         return err;
     }
     return llvm::Error::success();
@@ -205,6 +206,7 @@ private:
   const OperatorRegistry &operators;
   OpEffects effects;
   CseStats &stats;
+  ValueReplacer replacer;
   AliasClasses aliases;
 };
 

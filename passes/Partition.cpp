@@ -46,6 +46,7 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 
 namespace pt2ir {
@@ -160,8 +161,9 @@ struct NodeDag {
 /// Union-find over node positions with member lists per root.
 class Partitions {
 public:
-  explicit Partitions(unsigned n) : parent(n), members(n) {
+  explicit Partitions(unsigned n) : parent(n), members(n), last(n) {
     std::iota(parent.begin(), parent.end(), 0u);
+    std::iota(last.begin(), last.end(), 0u);
     for (unsigned i = 0; i < n; ++i)
       members[i] = {i};
   }
@@ -178,45 +180,53 @@ public:
     if (members[a].size() < members[b].size())
       std::swap(a, b);
     parent[b] = a;
+    last[a] = std::max(last[a], last[b]);
     members[a].insert(members[a].end(), members[b].begin(), members[b].end());
     members[b].clear();
   }
   const std::vector<unsigned> &getMembers(unsigned root) const {
     return members[root];
   }
+  /// The position of the last node of the partition rooted at `root`.
+  unsigned getLast(unsigned root) const { return last[root]; }
 
 private:
   std::vector<unsigned> parent;
   std::vector<std::vector<unsigned>> members;
+  std::vector<unsigned> last;
 };
 
-/// True when merging the partitions rooted at `a` and `b` would create a
-/// path that leaves the union and comes back.
+/// True when merging the partition rooted at `a` into the one rooted at
+/// `b`, which it feeds, would create a path that leaves the union and comes
+/// back: a path from `a` to `b` through an outside node. (A path from `b`
+/// back to `a` cannot exist: the contracted graph is acyclic.) The search
+/// stops at the position of `b`'s last node.
 bool wouldCycle(const NodeDag &dag, Partitions &parts, unsigned a, unsigned b,
                 std::vector<unsigned> &stamp, unsigned epoch) {
-  unsigned last = 0;
+  unsigned last = parts.getLast(b);
   llvm::SmallVector<unsigned, 32> work;
-  auto inside = [&](unsigned n) {
-    unsigned r = parts.find(n);
-    return r == a || r == b;
-  };
-  for (unsigned root : {a, b})
-    for (unsigned m : parts.getMembers(root))
-      last = std::max(last, m);
-  for (unsigned root : {a, b})
-    for (unsigned m : parts.getMembers(root))
-      for (unsigned s : dag.succs[m])
-        if (!inside(s) && s < last && stamp[s] != epoch) {
-          stamp[s] = epoch;
-          work.push_back(s);
-        }
+  for (unsigned m : parts.getMembers(a))
+    for (unsigned s : dag.succs[m]) {
+      if (s >= last)
+        break; // Successors are sorted by position.
+      unsigned r = parts.find(s);
+      if (r != a && r != b && stamp[s] != epoch) {
+        stamp[s] = epoch;
+        work.push_back(s);
+      }
+    }
   while (!work.empty()) {
     unsigned n = work.pop_back_val();
     for (unsigned s : dag.succs[n]) {
-      if (s > last || stamp[s] == epoch)
+      if (s > last)
+        break;
+      if (stamp[s] == epoch)
         continue;
-      if (inside(s))
+      unsigned r = parts.find(s);
+      if (r == b)
         return true;
+      if (r == a)
+        continue; // Unreachable: `a` is convex.
       stamp[s] = epoch;
       work.push_back(s);
     }
@@ -375,9 +385,11 @@ public:
         if (isSupported[i] && isSupported[p] && level[i] == level[p])
           parts.join(i, p);
 
-    // Merge neighbours to a fixed point.
+    // Merge neighbours to a fixed point. A pair that failed is tried again
+    // only after one of the two grew (the member counts are the version).
     std::vector<unsigned> stamp(n, 0);
     unsigned epoch = 0;
+    std::map<std::pair<unsigned, unsigned>, std::pair<size_t, size_t>> failed;
     for (bool merged = true; merged;) {
       merged = false;
       for (unsigned i = 0; i < n; ++i) {
@@ -387,8 +399,17 @@ public:
           if (!isSupported[p])
             continue;
           unsigned a = parts.find(p), b = parts.find(i);
-          if (a == b || wouldCycle(dag, parts, a, b, stamp, ++epoch))
+          if (a == b)
             continue;
+          std::pair<size_t, size_t> version{parts.getMembers(a).size(),
+                                            parts.getMembers(b).size()};
+          auto known = failed.find({a, b});
+          if (known != failed.end() && known->second == version)
+            continue;
+          if (wouldCycle(dag, parts, a, b, stamp, ++epoch)) {
+            failed[{a, b}] = version;
+            continue;
+          }
           parts.join(a, b);
           merged = true;
         }

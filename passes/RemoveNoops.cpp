@@ -33,6 +33,7 @@
 #include "pt2ir/passes/OpEffects.h"
 #include "pt2ir/passes/PassRegistry.h"
 #include "pt2ir/passes/Passes.h"
+#include "pt2ir/rewrite/ValueReplacer.h"
 
 #include "pt2ir/ir/OperatorRegistry.h"
 #include "pt2ir/ir/OperatorSchema.h"
@@ -140,7 +141,7 @@ class NoopRemover {
 public:
   NoopRemover(ExportedProgram &ep, NoopStats &stats)
       : ep(ep), operators(ep.getRegistry().getOperators()),
-        effects(ep.getRegistry()), stats(stats),
+        effects(ep.getRegistry()), stats(stats), replacer(ep),
         training(llvm::is_contained(ep.verifiers, "TRAINING") ||
                  hasTrainingOutputs(ep)) {}
 
@@ -171,7 +172,7 @@ public:
         continue;
       }
       if (&graph == &ep.getGraph()) {
-        if (auto err = ep.replaceAllUsesWith(result, input))
+        if (auto err = replacer.replaceAllUsesWith(result, input))
           return err;
       } else {
         result->replaceAllUsesWith(input);
@@ -258,6 +259,7 @@ private:
   const OperatorRegistry &operators;
   OpEffects effects;
   NoopStats &stats;
+  ValueReplacer replacer;
   bool training;
   AliasClasses aliases;
 };

@@ -20,12 +20,13 @@ static llvm::Error makeError(const llvm::Twine &message) {
 
 RewritePattern::~RewritePattern() = default;
 
-PatternRewriter::PatternRewriter(ExportedProgram &ep, Graph &graph)
-    : Builder(graph), ep(ep) {}
+PatternRewriter::PatternRewriter(ExportedProgram &ep, Graph &graph,
+                                 ValueReplacer &replacer)
+    : Builder(graph), ep(ep), replacer(replacer) {}
 
 llvm::Error PatternRewriter::replaceAllUsesWith(Value *from, Value *to) {
   if (from && from->getGraph() == &ep.getGraph())
-    return ep.replaceAllUsesWith(from, to);
+    return replacer.replaceAllUsesWith(from, to);
   if (!from || !to)
     return makeError("replaceAllUsesWith: a value is null");
   if (from->getGraph() != to->getGraph())
@@ -102,21 +103,23 @@ llvm::Expected<bool> sweep(ExportedProgram &ep, Graph &graph,
                            const RewritePatternSet &set,
                            const PatternIndex &index,
                            const GreedyRewriteConfig &config,
-                           GreedyRewriteResult &result, unsigned depth) {
+                           GreedyRewriteResult &result, ValueReplacer &replacer,
+                           unsigned depth) {
   if (depth > 256)
     return makeError("rewrite: subgraphs nested deeper than 256 levels");
   std::vector<Node *> snapshot;
   snapshot.reserve(graph.size());
   for (Node &n : graph.getNodes())
     snapshot.push_back(&n);
-  PatternRewriter rewriter(ep, graph);
+  PatternRewriter rewriter(ep, graph, replacer);
   bool changed = false;
   for (Node *node : snapshot) {
     if (rewriter.wasErased(node))
       continue;
     if (config.recurseIntoSubgraphs)
       for (Graph *body : node->getSubgraphs()) {
-        auto inner = sweep(ep, *body, set, index, config, result, depth + 1);
+        auto inner =
+            sweep(ep, *body, set, index, config, result, replacer, depth + 1);
         if (!inner)
           return inner.takeError();
         changed |= *inner;
@@ -151,9 +154,11 @@ applyPatternsGreedily(ExportedProgram &ep, const RewritePatternSet &patterns,
     return result;
   }
   PatternIndex index(patterns);
+  ValueReplacer replacer(ep);
   while (result.iterations < config.maxIterations) {
     ++result.iterations;
-    auto changed = sweep(ep, ep.getGraph(), patterns, index, config, result, 0);
+    auto changed =
+        sweep(ep, ep.getGraph(), patterns, index, config, result, replacer, 0);
     if (!changed)
       return changed.takeError();
     if (!*changed) {

@@ -31,6 +31,7 @@
 
 #include "pt2ir/ir/ExportedProgram.h"
 #include "pt2ir/rewrite/Builder.h"
+#include "pt2ir/rewrite/ValueReplacer.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringRef.h"
@@ -47,12 +48,12 @@ namespace pt2ir {
 /// values and erase nodes, keeping the program's signature in step.
 class PatternRewriter : public Builder {
 public:
-  PatternRewriter(ExportedProgram &ep, Graph &graph);
+  PatternRewriter(ExportedProgram &ep, Graph &graph, ValueReplacer &replacer);
 
   ExportedProgram &getProgram() const { return ep; }
 
-  /// Makes every use of `from` read `to` (ExportedProgram::replaceAllUsesWith
-  /// for the top-level graph, so output specs follow).
+  /// Makes every use of `from` read `to`; for the top-level graph the
+  /// signature follows (rewrite/ValueReplacer.h).
   llvm::Error replaceAllUsesWith(Value *from, Value *to);
 
   /// Replaces the results of `node`, in order, by `values` and erases it.
@@ -66,6 +67,7 @@ public:
 
 private:
   ExportedProgram &ep;
+  ValueReplacer &replacer;
   llvm::DenseSet<const Node *> erased;
 };
 
