@@ -2,6 +2,7 @@
 
 #include "pt2ir/bench/Stages.h"
 #include "pt2ir/bench/BenchSupport.h"
+#include "pt2ir/bench/PassOptions.h"
 
 #include "pt2ir/passes/PassRegistry.h"
 #include "pt2ir/serde/ProgramReader.h"
@@ -148,7 +149,8 @@ void FileMeasurer::measurePasses(std::vector<StageResult> &results) {
         [&] {
           copy.reset();
           copy.emplace(program->clone());
-          pass = llvm::cantFail(createPass(*Registry::getDefault(), info.name));
+          pass = llvm::cantFail(createPass(*Registry::getDefault(), info.name,
+                                           llvm::cantFail(benchPassOptions(info.name))));
         },
         [&] {
           PassContext context;
@@ -259,8 +261,12 @@ llvm::Error profileStage(llvm::StringRef path, llvm::StringRef stageName,
     } else if (stageName == stage::Verify) {
       (void)verifyProgram(*program);
     } else if (stageName.starts_with(stage::PassPrefix)) {
-      auto pass = createPass(*Registry::getDefault(),
-          stageName.drop_front(llvm::StringRef(stage::PassPrefix).size()));
+      llvm::StringRef passName =
+          stageName.drop_front(llvm::StringRef(stage::PassPrefix).size());
+      auto options = benchPassOptions(passName);
+      if (!options)
+        return options.takeError();
+      auto pass = createPass(*Registry::getDefault(), passName, *options);
       if (!pass)
         return pass.takeError();
       ExportedProgram copy = program->clone();

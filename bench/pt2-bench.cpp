@@ -19,6 +19,7 @@
 #include "pt2ir/bench/Stages.h"
 #include "pt2ir/bench/TransformerGenerator.h"
 
+#include "pt2ir/bench/PassOptions.h"
 #include "pt2ir/passes/PassRegistry.h"
 #include "pt2ir/serde/ProgramWriter.h"
 
@@ -265,8 +266,12 @@ int Driver::run() {
     return fail("cannot create " + o.workDir + ": " + ec.message());
 
   std::string pipeline;
-  for (const PassInfo &info : getBuiltinPasses())
-    pipeline += (pipeline.empty() ? "" : ",") + info.name;
+  for (const PassInfo &info : getBuiltinPasses()) {
+    auto element = benchPipelineElement(info.name);
+    if (!element)
+      return fail(llvm::toString(element.takeError()));
+    pipeline += (pipeline.empty() ? "" : ",") + *element;
+  }
 
   for (uint64_t n : sizes) {
     if (n < MinNodes)
