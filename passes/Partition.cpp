@@ -324,6 +324,9 @@ public:
     for (const auto &[name, value] : options) {
       if (name == "supported") {
         supportedFile = value;
+        supported = SupportedTargets();
+        if (value.empty())
+          continue; // The default: no file yet.
         if (auto err = supported.read(value))
           return err;
       } else if (name == "mode") {
@@ -339,7 +342,7 @@ public:
                            "'");
         (name == "min-size" ? minSize : maxPartitions) = n;
       } else if (name == "name") {
-        if (value.empty() || !llvm::all_of(value, [](char c) {
+        if (!llvm::all_of(value, [](char c) {
               return llvm::isAlnum(c) || c == '_';
             }))
           return makeError("partition: option 'name' expects letters, digits "

@@ -27,6 +27,10 @@ public:
   llvm::Error setOptions(const PassOptions &options) override {
     for (const auto &[name, value] : options) {
       if (name == "patterns") {
+        patternFile.clear();
+        loaded.clear();
+        if (value.empty())
+          continue; // The default: no file yet.
         auto specs = readPatternFile(value);
         if (!specs)
           return specs.takeError();

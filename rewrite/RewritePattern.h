@@ -77,9 +77,10 @@ public:
   /// A pattern tried on nodes whose target is `rootTarget` (a serialized
   /// target; empty: every node), with `benefit` ordering it among the
   /// patterns for the same node (higher first).
-  RewritePattern(llvm::StringRef rootTarget, unsigned benefit,
-                 llvm::StringRef name = "")
-      : rootTarget(rootTarget.str()), benefit(benefit), name(name.str()) {}
+  RewritePattern(llvm::StringRef root, unsigned patternBenefit,
+                 llvm::StringRef patternName = "")
+      : rootTarget(root.str()), benefit(patternBenefit),
+        name(patternName.str()) {}
   virtual ~RewritePattern();
 
   llvm::StringRef getRootTarget() const { return rootTarget; }
