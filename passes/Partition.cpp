@@ -127,34 +127,58 @@ private:
   llvm::DenseMap<llvm::StringRef, bool> cache;
 };
 
-/// The nodes of one graph as a DAG over program positions.
+/// Adjacency lists in one array (compressed rows).
+class AdjacencyLists {
+public:
+  llvm::ArrayRef<unsigned> operator[](unsigned i) const {
+    return llvm::ArrayRef<unsigned>(items).slice(starts[i], starts[i + 1] - starts[i]);
+  }
+
+private:
+  friend struct NodeDag;
+  std::vector<unsigned> starts, items;
+};
+
+/// The nodes of one graph as a DAG over program positions. Successor lists
+/// are sorted by position; both kinds are free of duplicates.
 struct NodeDag {
   std::vector<Node *> nodes;
-  llvm::DenseMap<const Node *, unsigned> index;
-  std::vector<std::vector<unsigned>> preds, succs;
+  AdjacencyLists preds, succs;
 
   explicit NodeDag(Graph &graph) {
-    for (Node &n : graph.getNodes()) {
-      index[&n] = unsigned(nodes.size());
+    graph.renumber(); // Node orders 1..N: positions without a map.
+    for (Node &n : graph.getNodes())
       nodes.push_back(&n);
-    }
-    preds.resize(nodes.size());
-    succs.resize(nodes.size());
-    for (unsigned i = 0; i < nodes.size(); ++i)
+    unsigned n = unsigned(nodes.size());
+    // Operands as (producer, user) pairs, each once per user.
+    std::vector<std::pair<unsigned, unsigned>> edges;
+    std::vector<unsigned> seenBy(n, ~0u);
+    for (unsigned i = 0; i < n; ++i)
       nodes[i]->forEachOperand([&](Use *u) {
         Value *v = u->get();
         Node *def = v ? v->getDefiningNode() : nullptr;
-        auto it = def ? index.find(def) : index.end();
-        if (it == index.end())
+        if (!def || def->getGraph() != &graph)
           return;
-        preds[i].push_back(it->second);
-        succs[it->second].push_back(i);
+        unsigned p = def->getOrder() - 1;
+        if (seenBy[p] == i)
+          return;
+        seenBy[p] = i;
+        edges.emplace_back(p, i);
       });
-    for (auto *lists : {&preds, &succs})
-      for (auto &l : *lists) {
-        llvm::sort(l);
-        l.erase(std::unique(l.begin(), l.end()), l.end());
-      }
+    auto fill = [&](AdjacencyLists &lists, bool byProducer) {
+      lists.starts.assign(n + 1, 0);
+      for (const auto &[p, u] : edges)
+        ++lists.starts[(byProducer ? p : u) + 1];
+      for (unsigned i = 0; i < n; ++i)
+        lists.starts[i + 1] += lists.starts[i];
+      lists.items.resize(edges.size());
+      std::vector<unsigned> next(lists.starts.begin(), lists.starts.end() - 1);
+      // Edges are in user order, so each producer's users come out sorted.
+      for (const auto &[p, u] : edges)
+        lists.items[next[byProducer ? p : u]++] = byProducer ? u : p;
+    };
+    fill(succs, true);
+    fill(preds, false);
   }
 };
 
