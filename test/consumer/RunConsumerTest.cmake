@@ -63,7 +63,7 @@ run("run consumer" out "${build}/pt2ir-consumer" "${program}" "${WORK_DIR}/tagge
 expect("${out}" "tag-aten-nodes: nodes-tagged = 12\n" "consumer statistics")
 expect("${out}" "nodes: 12\n" "consumer stats")
 run("read back" out "${prefix}/bin/pt2-opt" --emit=text --print-metadata "${WORK_DIR}/tagged.json")
-expect("${out}" "// consumer_tag: seen" "the consumer's pass output")
+expect("${out}" "consumer_tag = \"seen\"" "the consumer's pass output")
 execute_process(COMMAND "${prefix}/bin/pt2-diff" --ignore=metadata "${program}" "${WORK_DIR}/tagged.json"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out)
 if(NOT rc EQUAL 0)

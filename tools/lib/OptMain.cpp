@@ -24,6 +24,7 @@
 #include "pt2ir/ir/UnbackedBindings.h"
 #include "pt2ir/serde/ProgramReader.h"
 #include "pt2ir/serde/ProgramWriter.h"
+#include "pt2ir/text/TextFormat.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -34,7 +35,7 @@
 namespace pt2ir {
 
 namespace {
-enum class EmitKind { Json, Text, Python, Dot };
+enum class EmitKind { Json, Text, Listing, Python, Dot };
 
 struct OptOptions {
   /// `registry` has the plugins loaded already, so their passes get flags.
@@ -42,14 +43,17 @@ struct OptOptions {
 
   llvm::cl::OptionCategory category{"pt2-opt options"};
   llvm::cl::opt<std::string> input{llvm::cl::Positional,
-                                   llvm::cl::desc("<input program: .json, .pt2, or - for stdin>"),
+                                   llvm::cl::desc("<input program: .json, .pt2, .pt2ir (text), or - for stdin>"),
                                    llvm::cl::init("-"), llvm::cl::cat(category)};
-  llvm::cl::opt<std::string> output{"o", llvm::cl::desc("Output file (default: stdout); a .pt2 name writes an archive"),
+  llvm::cl::opt<std::string> output{"o", llvm::cl::desc("Output file (default: stdout); a .pt2 name writes an archive, a .pt2ir name the text form"),
                                     llvm::cl::value_desc("file"), llvm::cl::init("-"), llvm::cl::cat(category)};
   llvm::cl::opt<EmitKind> emit{
       "emit", llvm::cl::desc("Output format"), llvm::cl::init(EmitKind::Json),
       llvm::cl::values(clEnumValN(EmitKind::Json, "json", "the serialized JSON program (default)"),
-                       clEnumValN(EmitKind::Text, "text", "the readable text listing"),
+                       clEnumValN(EmitKind::Text, "text",
+                                  "the text form, which pt2-opt reads back (metadata with --print-metadata)"),
+                       clEnumValN(EmitKind::Listing, "listing",
+                                  "the short listing of earlier releases (not read back)"),
                        clEnumValN(EmitKind::Python, "python", "the program as torch-style Python"),
                        clEnumValN(EmitKind::Dot, "dot", "a Graphviz picture")),
       llvm::cl::cat(category)};
@@ -223,11 +227,16 @@ int pt2OptMain(int argc, char **argv) {
                           lp.displayName, passesRan);
   }
   progress.setStage(opts.output == "-" ? std::string("writing standard output") : "writing " + opts.output);
-  if (opts.stats || opts.emit != EmitKind::Json) {
+  // `-o FILE.pt2ir` writes the whole text form, metadata included.
+  bool textFile = llvm::StringRef(opts.output).ends_with(".pt2ir") &&
+                  (opts.emit == EmitKind::Json || opts.emit == EmitKind::Text);
+  if (opts.stats || opts.emit != EmitKind::Json || textFile) {
     std::string text;
     llvm::raw_string_ostream os(text);
     EmitOptions emitOptions;
     emitOptions.showMetadata = opts.printMetadata;
+    TextPrintOptions textOptions;
+    textOptions.printMetadata = opts.printMetadata;
     PrintOptions printOptions;
     printOptions.printMetadata = opts.printMetadata;
     StatsOptions statsOptions;
@@ -244,7 +253,11 @@ int pt2OptMain(int argc, char **argv) {
         os << (opts.emit == EmitKind::Python && !opts.stats ? "# model: " : "// model: ") << lp.modelName << "\n";
       if (opts.stats)
         emitStats(os, lp.program, statsOptions);
+      else if (textFile)
+        printProgramText(os, lp.program);
       else if (opts.emit == EmitKind::Text)
+        printProgramText(os, lp.program, textOptions);
+      else if (opts.emit == EmitKind::Listing)
         printProgram(os, lp.program, printOptions);
       else if (opts.emit == EmitKind::Python)
         emitPython(os, lp.program, emitOptions);

@@ -47,6 +47,14 @@ static std::string modelList(const Pt2ArchiveContents &contents) {
   return names.empty() ? "none" : names;
 }
 
+static TextReadOptions textReadOptions(const ReadOptions &options) {
+  TextReadOptions text;
+  text.registry = options.registry;
+  text.fileName = options.fileName;
+  text.maxDepth = options.maxSubgraphDepth;
+  return text;
+}
+
 llvm::Expected<LoadedInput> loadInput(llvm::StringRef path, const ReadOptions &readOptions,
                                       llvm::StringRef modelFilter) {
   LoadedInput input;
@@ -65,7 +73,10 @@ llvm::Expected<LoadedInput> loadInput(llvm::StringRef path, const ReadOptions &r
     lp.inputJson = (*buffer)->getBuffer().str();
     ReadOptions options = readOptions;
     options.fileName = display;
-    auto program = readProgram(lp.inputJson, options);
+    // The text form: a `.pt2ir` file, or text recognised by how it starts.
+    lp.isText = path.ends_with(".pt2ir") || looksLikeProgramText(lp.inputJson);
+    auto program = lp.isText ? readProgramText(lp.inputJson, textReadOptions(options))
+                             : readProgram(lp.inputJson, options);
     if (!program)
       return program.takeError();
     lp.program = std::move(*program);

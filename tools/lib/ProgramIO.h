@@ -13,6 +13,7 @@
 #include "pt2ir/archive/Pt2Archive.h"
 #include "pt2ir/ir/ExportedProgram.h"
 #include "pt2ir/serde/ProgramReader.h"
+#include "pt2ir/text/TextFormat.h"
 #include "llvm/Support/raw_ostream.h"
 #include <optional>
 #include <string>
@@ -26,8 +27,10 @@ struct LoadedProgram {
   std::string modelName;
   /// `file.json`, or `file.pt2:models/<name>.json`, for messages.
   std::string displayName;
-  /// The bytes the program was read from.
+  /// The bytes the program was read from (JSON, or the text form).
   std::string inputJson;
+  /// The input was the text form (docs/text-format.md), not JSON.
+  bool isText = false;
   ExportedProgram program;
 };
 
