@@ -9,6 +9,8 @@ Usage: make_seeds.py TARGET OUTDIR
       treespec strings written in test/unit/TreespecTest.cpp
   symexpr:  every expr_str found in those programs, plus the short string
       literals of test/unit/SymbolicExprTest.cpp
+  text:     every text-form program of the tests: test/malformed/*.pt2ir and
+      the lit tests' split-file sections that start like the text form
   archive:  small .pt2 archives (pt2 layout stored and deflated, with
       weights and constants, the legacy layout) built around corpus programs,
       plus test/malformed/*.pt2
@@ -146,12 +148,29 @@ def archive_seeds():
             yield f.read()
 
 
+def text_seeds():
+    """Text-form programs: the malformed-text corpus and lit inputs."""
+    for path in sorted(glob.glob(os.path.join(ROOT, "test", "malformed", "*.pt2ir"))):
+        with open(path, "rb") as f:
+            yield f.read()
+    starts = (b"program", b"graph", b"signature")
+    for path in sorted(glob.glob(os.path.join(ROOT, "test", "lit", "**", "*.test"), recursive=True)):
+        with open(path, "rb") as f:
+            parts = re.split(rb"^//--- .*$", f.read(), flags=re.M)[1:]
+        for part in parts:
+            body = b"\n".join(l for l in part.split(b"\n") if not l.startswith(b"//"))
+            if body.lstrip().startswith(starts):
+                yield part
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     target, outdir = sys.argv[1], sys.argv[2]
     if target in ("program_reader", "roundtrip", "streaming", "pipeline", "tools"):
         seeds = (text for _, text in program_texts())
+    elif target == "text":
+        seeds = text_seeds()
     elif target == "treespec":
         seeds = treespec_seeds()
     elif target == "symexpr":

@@ -8,8 +8,8 @@
 #   scripts/fuzz.sh --build                               only build
 #   scripts/fuzz.sh --list                                list the targets
 #
-# TARGET is program_reader, roundtrip, streaming, treespec, symexpr, archive,
-# pipeline or tools
+# TARGET is program_reader, roundtrip, streaming, text, treespec, symexpr,
+# archive, pipeline or tools
 # (the executable is build-fuzz/fuzz/fuzz_TARGET). Seeds are rebuilt from the
 # tests by fuzz/make_seeds.py into build-fuzz/seeds/TARGET; the growing corpus
 # lives in build-fuzz/corpus/TARGET, and crashes, leaks, timeouts and
@@ -25,7 +25,7 @@
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/build-fuzz"
-targets=(program_reader roundtrip streaming treespec symexpr archive pipeline tools)
+targets=(program_reader roundtrip streaming text treespec symexpr archive pipeline tools)
 cxx="${PT2IR_FUZZ_CXX:-clang++}"
 export CMAKE_BUILD_PARALLEL_LEVEL="${PT2IR_JOBS:-2}"
 

@@ -425,6 +425,51 @@ emit("archive-config-path-traversal.pt2", zip_bytes(pt2_members() + [
                                   "tensor_meta": {"dtype": 7, "sizes": [{"as_int": 4}]}}}}))]))
 
 
+# --- The text form (*.pt2ir): each a one-place change of a small hand-written
+# program; test/lit/malformed/text.test checks the messages.
+TEXT_BASE = """graph(%x: f32[2, 3]) {
+  %relu = aten.relu.default(%x) : f32[2, 3]
+  return %relu
+}
+"""
+TEXT_RELU = "aten.relu.default(%x)"
+for _name, _text in [
+    ("valid-base", TEXT_BASE),
+    ("truncated", TEXT_BASE[:60]),
+    ("empty", ""),
+    ("unterminated-string", 'program schema 8.19 torch "2.5\n' + TEXT_BASE),
+    ("bad-escape", 'program schema 8.19 torch "2\\q" verifiers []\n' + TEXT_BASE),
+    ("nul-byte", TEXT_BASE.replace("%relu = ", "%relu\0 = ", 1)),
+    ("undefined-value", TEXT_BASE.replace(TEXT_RELU, "aten.relu.default(%y)")),
+    ("defined-twice", TEXT_BASE.replace(
+        "  return", "  %relu = aten.relu.default(%x) : f32[2, 3]\n  return")),
+    ("use-before-def", TEXT_BASE.replace(
+        "  %relu = aten.relu.default(%x) : f32[2, 3]\n",
+        "  %a = aten.relu.default(%b) : f32[2, 3]\n"
+        "  %b = aten.relu.default(%x) : f32[2, 3]\n").replace("return %relu", "return %a")),
+    ("unknown-dtype", TEXT_BASE.replace("%x: f32[2, 3]", "%x: f33[2, 3]")),
+    ("int-overflow", TEXT_BASE.replace(
+        "%x: f32[2, 3]", "%x: f32[2, 3]{offset=99999999999999999999}")),
+    ("missing-return", TEXT_BASE.replace("  return %relu\n", "")),
+    ("unknown-section", TEXT_BASE + "frobnicate {\n}\n"),
+    ("too-many-positionals", TEXT_BASE.replace(TEXT_RELU, "aten.relu.default(%x, %x)")),
+    ("result-type-count", TEXT_BASE.replace(": f32[2, 3]\n", ": f32[2, 3], f32[2, 3]\n")),
+    ("unknown-tensor-attribute", TEXT_BASE.replace(
+        "%x: f32[2, 3]", "%x: f32[2, 3]{colour=1}")),
+    ("untagged-nested-list", TEXT_BASE.replace(
+        TEXT_RELU, "aten.relu.default(%x, foo=[[1], [2]])")),
+    ("bad-device-index", TEXT_BASE.replace(
+        "%x: f32[2, 3]", '%x: f32[2, 3]{device="cuda:zero"}')),
+    ("missing-graph", 'program schema 8.19 torch "2.5.0" verifiers []\n'),
+    ("deep-nesting", TEXT_BASE.replace(
+        TEXT_RELU, "aten.relu.default(%x, foo=" + "[" * 200 + "]" * 200 + ")")),
+    ("stray-byte", TEXT_BASE.replace("return %relu", "return %relu $")),
+    ("unknown-argument-kind", TEXT_BASE.replace(
+        TEXT_RELU, "aten.relu.default(as_tensorz(%x))")),
+]:
+    emit("text-%s.pt2ir" % _name, _text)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--large", action="store_true",
@@ -437,13 +482,15 @@ def main():
     os.makedirs(options.out, exist_ok=True)
     if not options.large and options.only == "*" and os.path.abspath(options.out) == HERE:
         for stale in os.listdir(HERE):
-            if stale.endswith((".json", ".pt2")) and stale not in chosen:
+            if stale.endswith((".json", ".pt2", ".pt2ir")) and stale not in chosen:
                 os.remove(os.path.join(HERE, stale))
     for name, data in sorted(chosen.items()):
         with open(os.path.join(options.out, name), "wb") as f:
             f.write(data)
     programs = sum(1 for n in chosen if n.endswith(".json"))
-    print("%d programs, %d archives in %s" % (programs, len(chosen) - programs, options.out))
+    texts = sum(1 for n in chosen if n.endswith(".pt2ir"))
+    print("%d programs, %d text programs, %d archives in %s"
+          % (programs, texts, len(chosen) - programs - texts, options.out))
 
 
 if __name__ == "__main__":
