@@ -14,6 +14,7 @@ namespace {
 
 constexpr double ReadWriteLimit = 1.5;
 constexpr double VerifyPassLimit = 0.2;
+constexpr double TextLimit = 1.0;
 constexpr double LinearityLimit = 1.5;
 constexpr double MemoryLimit = 2.0;
 constexpr uint64_t LinearityBase = 10000;
@@ -30,6 +31,11 @@ Reference referenceOf(llvm::StringRef s) {
     return {stage::RapidJsonParse, ReadWriteLimit};
   if (s == stage::Write)
     return {stage::RapidJsonWrite, ReadWriteLimit};
+  // The text form is to be no slower per node than JSON.
+  if (s == stage::ReadText)
+    return {stage::Read, TextLimit};
+  if (s == stage::WriteText)
+    return {stage::Write, TextLimit};
   if (s == stage::Verify || s.starts_with(stage::PassPrefix))
     return {stage::Read, VerifyPassLimit};
   if (s == stage::OptRoundTrip || s == stage::OptPipeline)
@@ -47,15 +53,19 @@ int rankOf(llvm::StringRef s) {
     return 3;
   if (s == stage::Write)
     return 4;
-  if (s == stage::Verify)
+  if (s == stage::ReadText)
     return 5;
-  if (s.starts_with(stage::PassPrefix))
+  if (s == stage::WriteText)
     return 6;
-  if (s == stage::OptRoundTrip)
+  if (s == stage::Verify)
     return 7;
-  if (s == stage::OptPipeline)
+  if (s.starts_with(stage::PassPrefix))
     return 8;
-  return 9;
+  if (s == stage::OptRoundTrip)
+    return 9;
+  if (s == stage::OptPipeline)
+    return 10;
+  return 11;
 }
 
 std::string fixed(double v, int decimals) {

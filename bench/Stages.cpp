@@ -7,6 +7,7 @@
 #include "pt2ir/passes/PassRegistry.h"
 #include "pt2ir/serde/ProgramReader.h"
 #include "pt2ir/serde/ProgramWriter.h"
+#include "pt2ir/text/TextFormat.h"
 #include "pt2ir/verifier/Verifier.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -64,6 +65,7 @@ private:
   }
   llvm::Error measureRead(std::vector<StageResult> &results);
   void measureWrite(std::vector<StageResult> &results);
+  void measureText(std::vector<StageResult> &results);
   void measureVerify(std::vector<StageResult> &results);
   void measurePasses(std::vector<StageResult> &results);
   void measureRapidJson(std::vector<StageResult> &results);
@@ -118,6 +120,29 @@ void FileMeasurer::measureWrite(std::vector<StageResult> &results) {
   r.peakRssBytes = peakRssBytes();
   if (out != json)
     r.note = "output differs from the input bytes";
+  results.push_back(r);
+}
+
+void FileMeasurer::measureText(std::vector<StageResult> &results) {
+  StageResult w = make(stage::WriteText);
+  std::string text;
+  resetPeakRss();
+  w.seconds = bestOf(
+      options, w.runs, [&] { text = std::string(); },
+      [&] { text = writeProgramText(*program); });
+  w.peakRssBytes = peakRssBytes();
+  w.note = "ok, " + std::to_string(text.size()) + " bytes of text";
+  results.push_back(w);
+
+  StageResult r = make(stage::ReadText);
+  std::optional<ExportedProgram> again;
+  resetPeakRss();
+  r.seconds = bestOf(
+      options, r.runs, [&] { again.reset(); },
+      [&] { again.emplace(llvm::cantFail(readProgramText(text))); });
+  r.peakRssBytes = peakRssBytes();
+  if (writeProgram(*again) != writeProgram(*program))
+    r.note = "the program read back writes other JSON";
   results.push_back(r);
 }
 
@@ -206,6 +231,7 @@ llvm::Error FileMeasurer::run(std::vector<StageResult> &results) {
   if (auto err = measureRead(results))
     return err;
   measureWrite(results);
+  measureText(results);
   measureVerify(results);
   measurePasses(results);
   measureRapidJson(results);
@@ -251,8 +277,15 @@ llvm::Error profileStage(llvm::StringRef path, llvm::StringRef stageName,
   auto program = readProgram(json);
   if (!program)
     return program.takeError();
+  std::string text = writeProgramText(*program);
   for (unsigned i = 0; i < runs; ++i) {
-    if (readOnly) {
+    if (stageName == stage::ReadText) {
+      auto again = readProgramText(text);
+      if (!again)
+        return again.takeError();
+    } else if (stageName == stage::WriteText) {
+      std::string out = writeProgramText(*program);
+    } else if (readOnly) {
       auto again = readProgram(json);
       if (!again)
         return again.takeError();

@@ -3,7 +3,7 @@
 //
 // Measures, on one program file, every stage that runs inside a process:
 // the RapidJSON baselines (DOM parse with full precision, Writer dump of the
-// DOM), pt2ir's read and write, the verifier, and every registered pass (on a
+// DOM), pt2ir's read and write, the text form's write and read, the verifier, and every registered pass (on a
 // fresh copy of the program for each run). Reading also reports the memory
 // the loaded program occupies.
 //
@@ -30,6 +30,9 @@ constexpr const char *RapidJsonParse = "rapidjson-parse";
 constexpr const char *RapidJsonWrite = "rapidjson-write";
 constexpr const char *Read = "read";
 constexpr const char *Write = "write";
+/// The text form (text/): printing the whole program, and parsing it.
+constexpr const char *WriteText = "write-text";
+constexpr const char *ReadText = "read-text";
 constexpr const char *Verify = "verify";
 /// Registered passes appear as `pass:<registry name>`.
 constexpr const char *PassPrefix = "pass:";

@@ -87,7 +87,7 @@ struct BenchOptions {
   llvm::cl::opt<std::string> profileStage{
       "profile-stage",
       llvm::cl::desc(
-          "With --measure-file: run only this stage (read, write, verify, "
+          "With --measure-file: run only this stage (read, write, read-text, write-text, verify, "
           "pass:NAME, "
           "rapidjson-parse) --profile-runs times, for perf or callgrind"),
       llvm::cl::cat(category)};

@@ -13,7 +13,9 @@
 #include "pt2ir/text/TextSyntax.h"
 
 #include "pt2ir/ir/Graph.h"
+#include "pt2ir/ir/OperatorRegistry.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include <charconv>
 #include <cmath>
@@ -30,8 +32,11 @@ struct Token {
   size_t end = 0;
   /// The identifier, name, number text or punctuation.
   llvm::StringRef text;
-  /// The decoded string of a String, ValueName or GraphName token.
-  std::string str;
+  /// The decoded string of a String, ValueName or GraphName token: a slice
+  /// of the input, or (when it had escapes) interned in the context.
+  llvm::StringRef str;
+  /// `str` is interned already (it had escapes).
+  bool interned = false;
   bool is(char c) const { return kind == Punct && text.size() == 1 && text[0] == c; }
   bool isIdent(llvm::StringRef s) const { return kind == Ident && text == s; }
 };
@@ -43,7 +48,7 @@ struct Item {
   enum Kind { Ref, None, Int, Float, String, Bool, List, Graph };
   Kind kind = None;
   size_t pos = 0;
-  std::string str; // Ref / Graph name, string
+  llvm::StringRef str; // Ref / Graph name, string (stable: see Token::str)
   int64_t i = 0;
   double d = 0;
   bool b = false;
@@ -54,7 +59,7 @@ struct Item {
 class Parser {
 public:
   Parser(llvm::StringRef text, const TextReadOptions &options, ExportedProgram &ep)
-      : text(text), options(options), ep(ep), ctx(ep.getContext()) {}
+      : text(text), options(options), ep(ep), ctx(ep.getContext()), stridesCache(ctx) {}
 
   bool program();
   std::string takeError() { return std::move(error); }
@@ -107,7 +112,9 @@ private:
       }
     }
   }
-  bool lexString(size_t &p, std::string &out);
+  bool lexString(size_t &p, llvm::StringRef &out, bool *interned = nullptr);
+  bool followedBy(char c);
+  std::string scratch;
   Token lex(size_t p);
   const Token &peek() {
     if (!peeked || peekedAt != pos) {
@@ -155,7 +162,7 @@ private:
   bool expectString(std::string &out, const char *what) {
     if (peek().kind != Token::String)
       return expected(what);
-    out = next().str;
+    out = next().str.str();
     return true;
   }
   llvm::StringRef intern(llvm::StringRef s) { return ctx.intern(s); }
@@ -169,7 +176,7 @@ private:
   bool item(Item &it, Position posn, unsigned depth);
   bool torchEnum(ArgKind &kind, int64_t &v);
   bool deviceBody(Device &d, bool allowPair);
-  bool argument(Argument &a, Position posn, unsigned depth, std::string *untaggedDef = nullptr);
+  bool argument(Argument &a, Position posn, unsigned depth, bool *untaggedDef = nullptr);
   bool tagged(Argument &a, ArgKind kind, Position posn, unsigned depth);
   bool fromItem(Argument &a, ArgKind kind, const Item &it);
   bool inferList(Argument &a, const Item &list, Position posn);
@@ -197,11 +204,14 @@ private:
   bool rangeConstraints();
   ModuleCallEntry defaultRootEntry();
 
-  Graph *current = nullptr;
   llvm::StringRef text;
   const TextReadOptions &options;
   ExportedProgram &ep;
   IRContext &ctx;
+  StridesCache stridesCache;
+  /// Target spellings seen, with the target and its schema.
+  llvm::DenseMap<llvm::StringRef, std::pair<llvm::StringRef, const OperatorSchema *>> targets;
+  Graph *current = nullptr;
   size_t pos = 0;
   Token cur, peek2Tok;
   bool peeked = false;
@@ -209,12 +219,26 @@ private:
   std::string error, badReason;
 };
 
-bool Parser::lexString(size_t &p, std::string &out) {
+bool Parser::lexString(size_t &p, llvm::StringRef &result, bool *interned) {
   ++p; // opening quote
+  size_t start = p;
+  // Fast path: no escapes, the string is a slice of the input.
+  while (p < text.size() && text[p] != '"' && text[p] != '\\' && text[p] != '\n')
+    ++p;
+  if (p < text.size() && text[p] == '"') {
+    result = text.slice(start, p);
+    ++p;
+    return true;
+  }
+  std::string &out = scratch;
+  out.assign(text.data() + start, p - start);
   while (p < text.size()) {
     char c = text[p];
     if (c == '"') {
       ++p;
+      result = ctx.intern(out);
+      if (interned)
+        *interned = true;
       return true;
     }
     if (c == '\n') {
@@ -272,7 +296,7 @@ Token Parser::lex(size_t p) {
   };
   if (c == '"') {
     size_t q = p;
-    if (!lexString(q, t.str))
+    if (!lexString(q, t.str, &t.interned))
       return finish(Token::Bad, std::min(q + 1, text.size()));
     return finish(Token::String, q);
   }
@@ -290,7 +314,7 @@ Token Parser::lex(size_t p) {
       badReason = "expected a name after '" + std::string(1, c) + "'";
       return finish(Token::Bad, q);
     }
-    t.str = text.slice(p + 1, q).str();
+    t.str = text.slice(p + 1, q);
     return finish(k, q);
   }
   if (llvm::isDigit(c) || (c == '-' && p + 1 < text.size() &&
@@ -336,6 +360,14 @@ Token Parser::lex(size_t p) {
   if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f)
     badReason = "unexpected byte 0x" + llvm::utohexstr(static_cast<unsigned char>(c));
   return finish(Token::Bad, p + 1);
+}
+
+/// Whether the first character after the next token (past white space and
+/// comments) is `c`: a cheaper peek2().is(c) for one-character tokens.
+bool Parser::followedBy(char c) {
+  size_t p = peek().end;
+  skipSpace(p);
+  return p < text.size() && text[p] == c;
 }
 
 bool Parser::integer(int64_t &v, const char *what) {
@@ -387,7 +419,7 @@ bool Parser::keyName(std::string &out, const char *what) {
     return true;
   }
   if (t.kind == Token::String) {
-    out = next().str;
+    out = next().str.str();
     return true;
   }
   return expected(what);
@@ -810,13 +842,13 @@ bool Parser::deviceBody(Device &d, bool allowPair) {
   return maybeExtras(d.extras);
 }
 
-bool Parser::argument(Argument &a, Position posn, unsigned depth, std::string *untaggedDef) {
+bool Parser::argument(Argument &a, Position posn, unsigned depth, bool *untaggedDef) {
   if (depth > options.maxDepth)
     return fail(peek().pos, "nested too deeply");
   const Token &t = peek();
   if (t.kind == Token::Ident) {
     llvm::StringRef id = t.text;
-    if (id.starts_with("as_") && peek2().is('(')) {
+    if (id.starts_with("as_") && followedBy('(')) {
       ArgKind kind;
       size_t at = t.pos;
       std::string name = id.str();
@@ -845,7 +877,7 @@ bool Parser::argument(Argument &a, Position posn, unsigned depth, std::string *u
                                           : Argument::layout(v);
       return true;
     }
-    if (id == "device" && peek2().is('(')) {
+    if (id == "device" && followedBy('(')) {
       next();
       next();
       Device d;
@@ -854,7 +886,7 @@ bool Parser::argument(Argument &a, Position posn, unsigned depth, std::string *u
       a = Argument::device(std::move(d));
       return true;
     }
-    if (id == "complex" && peek2().is('(')) {
+    if (id == "complex" && followedBy('(')) {
       next();
       next();
       double re, im;
@@ -913,7 +945,7 @@ bool Parser::argument(Argument &a, Position posn, unsigned depth, std::string *u
       }
     }
     if (untaggedDef)
-      *untaggedDef = it.str;
+      *untaggedDef = true;
     return fromItem(a, ArgKind::Tensor, it);
   }
   case Item::None: a = Argument::none(); return true;
@@ -1126,10 +1158,10 @@ bool Parser::tensorType(TensorMeta &m) {
     next();
   }
   if (!haveStrides) {
-    auto strides = text::defaultStrides(ctx, m);
+    const auto &strides = stridesCache.get(m);
     if (!strides)
       return fail(t.pos, "cannot compute the default strides of this shape; write strides=[...]");
-    m.strides = std::move(*strides);
+    m.strides = *strides;
   }
   return true;
 }
@@ -1141,7 +1173,7 @@ bool Parser::valueType(ParsedType &t) {
       return expected("a type (f32[2, 3], SymInt(s0), obj(\"cls\"), Tensor, ...)");
     llvm::StringRef id = tok.text;
     ValueType vt;
-    if (peek2().is('[') || scalarTypeFromShortName(id)) {
+    if (scalarTypeFromShortName(id) || followedBy('[')) {
       auto m = std::make_unique<TensorMeta>();
       if (!tensorType(*m))
         return false;
@@ -1149,7 +1181,7 @@ bool Parser::valueType(ParsedType &t) {
         return fail(tok.pos, "two tensor types for one value");
       t.meta.tensor = std::move(m);
       vt = ValueType::Tensor;
-    } else if ((id == "SymInt" || id == "SymBool" || id == "SymFloat") && peek2().is('(')) {
+    } else if ((id == "SymInt" || id == "SymBool" || id == "SymFloat") && followedBy('(')) {
       next();
       next();
       auto s = std::make_unique<SymValue>();
@@ -1160,7 +1192,7 @@ bool Parser::valueType(ParsedType &t) {
         return fail(tok.pos, "two " + id + " types for one value");
       slot = std::move(s);
       vt = id == "SymInt" ? ValueType::SymInt : id == "SymBool" ? ValueType::SymBool : ValueType::SymFloat;
-    } else if (id == "obj" && peek2().is('(')) {
+    } else if (id == "obj" && followedBy('(')) {
       next();
       next();
       std::string cls, objName;
@@ -1251,7 +1283,7 @@ bool Parser::graph(Graph &g, unsigned depth) {
     do {
       size_t at = peek().pos;
       Argument a;
-      std::string untagged;
+      bool untagged = false;
       if (!argument(a, Position::Def, depth + 1, &untagged))
         return false;
       std::vector<ParsedType> types;
@@ -1269,10 +1301,10 @@ bool Parser::graph(Graph &g, unsigned depth) {
         if (paren && !expect(')'))
           return false;
       }
-      if (!untagged.empty() && !types.empty())
+      if (untagged && !types.empty())
         retypeDef(ctx, a, types[0].type());
-      std::vector<std::string> names;
-      a.forEachUse([&](Use *u) { names.push_back(u->getName().str()); });
+      llvm::SmallVector<llvm::StringRef, 2> names;
+      a.forEachUse([&](Use *u) { names.push_back(u->getName()); });
       if (auto err = g.addInput(std::move(a)))
         return fail(at, llvm::toString(std::move(err)));
       for (size_t i = 0; i < types.size() && i < names.size(); ++i)
@@ -1378,24 +1410,27 @@ bool Parser::graph(Graph &g, unsigned depth) {
 bool Parser::node(Graph &g, unsigned depth) {
   NodeSpec spec;
   size_t at = peek().pos;
-  std::vector<std::string> untagged;
+  const OperatorSchema *schema = nullptr;
+  bool schemaLooked = false;
+  llvm::SmallVector<bool, 2> untagged;
   // Results, when the statement does not start with its target.
   const Token &first = peek();
   bool hasResults = first.kind == Token::ValueName || first.is('[') || first.isIdent("_") ||
                     (first.kind == Token::Ident && isIdentifier(first.text) &&
-                     first.text.starts_with("as_") && peek2().is('(')) ||
+                     first.text.starts_with("as_") && followedBy('(')) ||
                     first.isIdent("None");
   if (hasResults) {
     do {
       if (consumeIdent("_")) {
         spec.outputs.push_back(Argument::none());
-        untagged.emplace_back();
+        untagged.push_back(false);
         continue;
       }
       Argument a;
-      untagged.emplace_back();
-      if (!argument(a, Position::Def, depth + 1, &untagged.back()))
+      bool isUntagged = false;
+      if (!argument(a, Position::Def, depth + 1, &isUntagged))
         return false;
+      untagged.push_back(isUntagged);
       spec.outputs.push_back(std::move(a));
     } while (consume(','));
     if (!expect('='))
@@ -1404,26 +1439,35 @@ bool Parser::node(Graph &g, unsigned depth) {
   const Token &tt = peek();
   if (tt.kind == Token::String)
     spec.target = intern(next().str);
-  else if (tt.kind == Token::Ident && isBareTarget(tt.text))
-    spec.target = intern(targetFromSpelling(next().text));
+  else if (tt.kind == Token::Ident && isBareTarget(tt.text)) {
+    // Programs call few operators many times: remember each spelling.
+    auto [it, inserted] = targets.try_emplace(tt.text);
+    if (inserted) {
+      it->second.first = intern(targetFromSpelling(tt.text));
+      it->second.second = ep.getRegistry().getOperators().lookupTarget(it->second.first);
+    }
+    spec.target = it->second.first;
+    schema = it->second.second;
+    schemaLooked = true;
+    next();
+  }
   else
     return expected(hasResults ? "an operator (aten.relu.default, \"target\")"
                                : "a node, 'return' or '}'");
   if (!expect('('))
     return false;
-  const Registry &registry = ep.getRegistry();
   if (!consume(')')) {
     size_t index = 0;
     do {
       NamedArgument na;
       const Token &t = peek();
-      if (t.kind == Token::Ident && isIdentifier(t.text) && (peek2().is('=') || peek2().is(':'))) {
+      if (t.kind == Token::Ident && isIdentifier(t.text) && (followedBy('=') || followedBy(':'))) {
         na.name = intern(t.text);
         next();
         na.kind = next().is('=') ? 2 : 1;
         if (!argument(na.arg, Position::Use, depth + 1))
           return false;
-      } else if (t.isIdent("arg") && peek2().is('(')) {
+      } else if (t.isIdent("arg") && followedBy('(')) {
         next();
         next();
         std::string name;
@@ -1440,7 +1484,11 @@ bool Parser::node(Graph &g, unsigned depth) {
         if (!expect(')'))
           return false;
       } else {
-        auto name = positionalName(registry, spec.target, index);
+        if (!schemaLooked) {
+          schema = ep.getRegistry().getOperators().lookupTarget(spec.target);
+          schemaLooked = true;
+        }
+        auto name = positionalName(schema, spec.target, index);
         if (!name)
           return fail(t.pos, "'" + spec.target + "' has no positional argument " +
                                  llvm::Twine(index) + "; name it (name=value)");
@@ -1484,7 +1532,7 @@ bool Parser::node(Graph &g, unsigned depth) {
         clean += llvm::isAlnum(c) ? c : '_';
       llvm::StringRef name = g.uniqueName(clean.empty() ? "v" : clean);
       spec.outputs.push_back(Argument::tensor(ctx, name));
-      untagged.push_back(name.str());
+      untagged.push_back(true);
       defs = 1;
     }
   }
@@ -1494,7 +1542,7 @@ bool Parser::node(Graph &g, unsigned depth) {
     for (size_t i = 0; i < spec.outputs.size(); ++i) {
       size_t n = 0;
       spec.outputs[i].forEachUse([&](Use *) { ++n; });
-      if (i < untagged.size() && !untagged[i].empty() && ti < types.size())
+      if (i < untagged.size() && untagged[i] && ti < types.size())
         retypeDef(ctx, spec.outputs[i], types[ti].type());
       ti += n;
     }
@@ -1512,7 +1560,7 @@ bool Parser::node(Graph &g, unsigned depth) {
   // Node fields.
   while (true) {
     const Token &t = peek();
-    if (t.isIdent("name") && peek2().is('(')) {
+    if (t.isIdent("name") && followedBy('(')) {
       next();
       next();
       if (consumeIdent("None")) {
@@ -1525,7 +1573,7 @@ bool Parser::node(Graph &g, unsigned depth) {
       }
       if (!expect(')'))
         return false;
-    } else if (t.isIdent("hop_single_tensor_return") && peek2().is('(')) {
+    } else if (t.isIdent("hop_single_tensor_return") && followedBy('(')) {
       next();
       next();
       if (!peek().isIdent("True") && !peek().isIdent("False"))
@@ -1533,19 +1581,27 @@ bool Parser::node(Graph &g, unsigned depth) {
       spec.isHopSingleTensorReturn = next().text == "True";
       if (!expect(')'))
         return false;
-    } else if (t.isIdent("extra") && peek2().is('[')) {
+    } else if (t.isIdent("extra") && followedBy('[')) {
       if (!extras(spec.extras))
         return false;
-    } else if (t.isIdent("meta") && peek2().is('{')) {
+    } else if (t.isIdent("meta") && followedBy('{')) {
       next();
       next();
       if (!consume('}')) {
         do {
-          std::string key, value;
-          if (!keyName(key, "a metadata key") || !expect('=') ||
-              !expectString(value, "the metadata value as a string"))
+          const Token &k = peek();
+          if (k.kind != Token::Ident && k.kind != Token::String)
+            return expected("a metadata key");
+          llvm::StringRef key = intern(k.kind == Token::Ident ? k.text : k.str);
+          next();
+          if (!expect('='))
             return false;
-          spec.metadata.emplace_back(intern(key), intern(value));
+          const Token &v = peek();
+          if (v.kind != Token::String)
+            return expected("the metadata value as a string");
+          llvm::StringRef value = v.interned ? v.str : intern(v.str);
+          next();
+          spec.metadata.emplace_back(key, value);
         } while (consume(','));
         if (!expect('}'))
           return false;
@@ -1560,7 +1616,7 @@ bool Parser::node(Graph &g, unsigned depth) {
       continue;
     Argument::GraphArg &ga = na.arg.getGraphArg();
     const Token &t = peek();
-    if (t.kind != Token::GraphName || t.str != ga.name.str())
+    if (t.kind != Token::GraphName || t.str != ga.name)
       return expected("the body of subgraph '@" + ga.name + "'");
     next();
     auto sub = std::make_unique<Graph>(ctx);
@@ -1569,9 +1625,9 @@ bool Parser::node(Graph &g, unsigned depth) {
     ga.graph = std::move(sub);
   }
   // Values get their types after the node defines them.
-  std::vector<std::string> names;
+  llvm::SmallVector<llvm::StringRef, 2> names;
   for (const Argument &o : spec.outputs)
-    o.forEachUse([&](Use *u) { names.push_back(u->getName().str()); });
+    o.forEachUse([&](Use *u) { names.push_back(u->getName()); });
   if (!types.empty() && types.size() != names.size())
     return fail(typesAt, "expected " + llvm::Twine(names.size()) + " result type" +
                              (names.size() == 1 ? "" : "s") + ", found " +
@@ -1873,7 +1929,7 @@ bool Parser::program() {
       sawSignature = true;
       if (!signature())
         return false;
-    } else if (t.isIdent("graph") && peek2().is('(')) {
+    } else if (t.isIdent("graph") && followedBy('(')) {
       next();
       if (sawGraph)
         return fail(t.pos, "a second top-level graph");

@@ -13,6 +13,7 @@
 #include "pt2ir/text/TextSyntax.h"
 
 #include "pt2ir/ir/Graph.h"
+#include "pt2ir/ir/OperatorRegistry.h"
 #include "pt2ir/ir/PyRepr.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -60,7 +61,7 @@ ValueType printedType(const Value &v) {
 class Printer {
 public:
   Printer(std::string &out, const ExportedProgram &ep, const TextPrintOptions &options)
-      : out(out), ep(ep), options(options) {}
+      : out(out), ep(ep), options(options), stridesCache(ep.getContext()) {}
 
   void program();
 
@@ -143,6 +144,7 @@ private:
   std::string &out;
   const ExportedProgram &ep;
   const TextPrintOptions &options;
+  StridesCache stridesCache;
 };
 
 bool Printer::refIsNatural(const Use *u, ArgKind kind, Position pos) {
@@ -423,10 +425,23 @@ void Printer::tensorType(const TensorMeta &m) {
     out += key;
     out += '=';
   };
-  auto strides = text::defaultStrides(ep.getContext(), m);
-  bool defaultStride = strides && strides->size() == m.strides.size() &&
-                       std::equal(m.strides.begin(), m.strides.end(), strides->begin(),
-                                  sameSymValue);
+  bool defaultStride;
+  if (llvm::all_of(m.sizes, [](const SymValue &s) { return s.kind == SymValue::Kind::Int; })) {
+    // Static sizes: compare without building the default strides.
+    defaultStride = m.strides.size() == m.sizes.size();
+    int64_t running = 1;
+    for (size_t i = m.sizes.size(); defaultStride && i-- > 0;) {
+      const SymValue &st = m.strides[i];
+      defaultStride = st.kind == SymValue::Kind::Int && st.intValue == running;
+      if (__builtin_mul_overflow(running, m.sizes[i].intValue, &running))
+        running = 0;
+    }
+  } else {
+    const auto &strides = stridesCache.get(m);
+    defaultStride = strides && strides->size() == m.strides.size() &&
+                    std::equal(m.strides.begin(), m.strides.end(), strides->begin(),
+                               sameSymValue);
+  }
   if (!defaultStride) {
     attr("strides");
     list(m.strides, [&](const SymValue &s) { symValue(s); });
@@ -549,15 +564,21 @@ void Printer::node(const Node &n, unsigned ind) {
   else
     out += target;
   out += '(';
-  const Registry &registry = ep.getRegistry();
+  const OperatorSchema *schema = nullptr;
+  bool schemaLooked = false;
   for (size_t i = 0; i < n.getInputs().size(); ++i) {
     const NamedArgument &in = n.getInputs()[i];
     if (i)
       out += ", ";
     bool positional = in.kind && *in.kind == 1;
     std::optional<llvm::StringRef> expected;
-    if (positional)
-      expected = positionalName(registry, n.getTarget(), i);
+    if (positional) {
+      if (!schemaLooked) {
+        schema = ep.getRegistry().getOperators().lookupTarget(n.getTarget());
+        schemaLooked = true;
+      }
+      expected = positionalName(schema, n.getTarget(), i);
+    }
     if (positional && expected && *expected == in.name) {
       argument(in.arg, Position::Use);
     } else if (in.kind && (*in.kind == 1 || *in.kind == 2) && isIdentifier(in.name)) {
@@ -988,15 +1009,28 @@ void Printer::program() {
 
 } // namespace
 
+/// About what the text of `ep` takes, so the buffer grows once or twice.
+static size_t estimateTextSize(const ExportedProgram &ep) {
+  size_t bytes = 4096;
+  for (const Node &n : ep.getGraph().getNodes()) {
+    bytes += 128 + 48 * n.getInputs().size();
+    for (const auto &kv : n.getMetadata())
+      bytes += 8 + kv.first.size() + kv.second.size() + kv.second.size() / 8;
+  }
+  return bytes;
+}
+
 void printProgramText(llvm::raw_ostream &os, const ExportedProgram &ep,
                       const TextPrintOptions &options) {
   std::string out;
+  out.reserve(estimateTextSize(ep));
   Printer(out, ep, options).program();
   os << out;
 }
 
 std::string writeProgramText(const ExportedProgram &ep) {
   std::string out;
+  out.reserve(estimateTextSize(ep));
   TextPrintOptions options;
   Printer(out, ep, options).program();
   return out;

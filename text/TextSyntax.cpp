@@ -137,6 +137,14 @@ std::string targetFromSpelling(llvm::StringRef spelling) {
 }
 
 std::optional<int64_t> scalarTypeFromShortName(llvm::StringRef name) {
+  // Short names are 2 to 9 characters (`b8`, `f8e4m3fnuz`); most lookups
+  // are `f32`, so try the common ones first.
+  if (name.size() < 2 || name.size() > 12)
+    return std::nullopt;
+  static const int64_t Common[] = {7, 5, 12, 6, 13, 8, 4};
+  for (int64_t v : Common)
+    if (scalarTypeShortName(v) == name)
+      return v;
   for (int64_t v = 0; v < 64; ++v)
     if (isValidScalarType(v) && scalarTypeShortName(v) == name)
       return v;
@@ -176,13 +184,13 @@ llvm::StringRef torchLayoutName(int64_t v) {
   return v >= 0 && v <= 7 ? Names[v] : "";
 }
 
-std::optional<llvm::StringRef> positionalName(const Registry &registry,
+std::optional<llvm::StringRef> positionalName(const OperatorSchema *schema,
                                               llvm::StringRef target, size_t index) {
   if (target.starts_with("_operator.")) {
     static const char *const Names[] = {"a", "b", "c"};
     return index < 3 ? std::optional<llvm::StringRef>(Names[index]) : std::nullopt;
   }
-  if (const OperatorSchema *schema = registry.getOperators().lookupTarget(target)) {
+  if (schema) {
     auto args = schema->arguments();
     if (index >= args.size() || args[index].KwargOnly)
       return std::nullopt;
@@ -212,6 +220,23 @@ std::optional<std::vector<SymValue>> defaultStrides(IRContext &ctx, const Tensor
     return std::nullopt;
   }
   return TensorMeta::contiguous(ctx, m.dtype, *shape).strides;
+}
+
+const std::optional<std::vector<SymValue>> &StridesCache::get(const TensorMeta &m) {
+  // The key spells each size: `i<value>` or `e<expression>`, NUL-separated.
+  key.clear();
+  for (const SymValue &s : m.sizes) {
+    switch (s.kind) {
+    case SymValue::Kind::Int: key += 'i'; key += std::to_string(s.intValue); break;
+    case SymValue::Kind::Expr: key += 'e'; key += s.expr.exprStr; break;
+    default: key += 'x'; break;
+    }
+    key += '\0';
+  }
+  auto [it, inserted] = cache.try_emplace(key);
+  if (inserted)
+    it->second = defaultStrides(ctx, m);
+  return it->second;
 }
 
 } // namespace pt2ir::text

@@ -13,6 +13,8 @@
 #include "pt2ir/ir/Registry.h"
 #include "pt2ir/ir/TensorMeta.h"
 #include <vector>
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
 #include <string>
@@ -55,13 +57,28 @@ llvm::StringRef torchLayoutName(int64_t v);
 /// schema's argument name, `a`/`b`/`c` for Python's `_operator` functions,
 /// empty for everything else (higher-order ops pass positionals unnamed).
 /// Nullopt when the schema has no such positional argument.
-std::optional<llvm::StringRef> positionalName(const Registry &registry,
+/// `schema` is the target's schema (null when it has none): look it up once
+/// per node with Registry::getOperators().lookupTarget.
+std::optional<llvm::StringRef> positionalName(const OperatorSchema *schema,
                                               llvm::StringRef target, size_t index);
 
 /// The strides a tensor of `m`'s sizes has when none are written: row-major
 /// contiguous (symbolic strides in sympy's plain form), or nullopt when a
 /// size does not parse or the product overflows.
 std::optional<std::vector<SymValue>> defaultStrides(IRContext &ctx, const TensorMeta &m);
+
+/// defaultStrides, remembered per shape: programs repeat a few symbolic
+/// shapes many times, and working out their strides parses expressions.
+class StridesCache {
+public:
+  explicit StridesCache(IRContext &ctx) : ctx(ctx) {}
+  const std::optional<std::vector<SymValue>> &get(const TensorMeta &m);
+
+private:
+  IRContext &ctx;
+  llvm::StringMap<std::optional<std::vector<SymValue>>> cache;
+  llvm::SmallString<128> key;
+};
 
 } // namespace pt2ir::text
 
