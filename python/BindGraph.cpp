@@ -36,6 +36,8 @@ const char *kindName(const GraphRef &) { return "graph"; }
 
 /// The object behind `h`, or raises StaleHandleError.
 template <typename T> T &live(const Handle<T> &h) {
+  if (h.program)
+    h.program->use();
   if (!h.isLive())
     raise(ErrorKind::StaleHandle,
           std::string("this ") + kindName(h) +
@@ -106,7 +108,7 @@ py::list replaceUses(const ProgramPtr &p, const std::vector<Value *> &from,
         if (u->get() == from[i])
           kept.push_back(u);
       });
-    check(p->get().replaceAllUsesWith(from[i], to[i]), ErrorKind::Graph);
+    check(p->use().replaceAllUsesWith(from[i], to[i]), ErrorKind::Graph);
     for (Use *u : kept)
       u->set(from[i]);
   }
@@ -304,9 +306,13 @@ void bindGraph(py::module_ &m) {
           "eliminate_dead_code",
           [](const GraphRef &g) {
             Graph &graph = live(g);
-            OpEffects effects(graph.getContext().getRegistry());
-            DeadCodeStats stats = unwrap(eliminateDeadCode(graph, effects), ErrorKind::Graph);
-            return stats.nodesErased > 0;
+            llvm::Expected<DeadCodeStats> stats = DeadCodeStats();
+            {
+              LongOperation op(*g.program, "eliminate_dead_code");
+              OpEffects effects(graph.getContext().getRegistry());
+              stats = eliminateDeadCode(graph, effects);
+            }
+            return unwrap(std::move(stats), ErrorKind::Graph).nodesErased > 0;
           },
           "Erases unused side-effect-free nodes (and those only they used). "
           "Returns whether anything was erased.")
@@ -342,6 +348,7 @@ void bindGraph(py::module_ &m) {
              return c.graph;
            })
       .def("__exit__", [](InsertingContext &c, py::args) {
+        c.graph.program->use();
         if (!c.entered)
           return false;
         c.entered = false;

@@ -5,10 +5,9 @@
 // its other entries), the signature, range constraints and module call
 // graph as Python objects, the verifier and pass pipelines.
 //
-// The GIL is released while a file is read and parsed (nothing Python is
-// touched, and the new program is not shared yet). Operations on an
-// existing program keep it: two Python threads could otherwise change one
-// program at once.
+// The GIL is released while a file is read and parsed (the new program is
+// not shared yet), and during the long operations on a program (save,
+// dumps, verify, run_passes), which mark it busy meanwhile (PyProgram.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -95,16 +94,38 @@ ProgramPtr loads(py::handle data, const std::shared_ptr<PyRegistry> &registry) {
   return p;
 }
 
+VerifyOptions verifyOptions(const ProgramPtr &p, const std::optional<std::string> &dialect) {
+  VerifyOptions options;
+  if (dialect)
+    options.dialect = *dialect;
+  return options;
+}
+
 void save(const ProgramPtr &p, const std::string &path) {
-  std::vector<std::string> json{writeProgram(p->get())};
-  LoadedInput input;
-  input.path = p->path.empty() ? p->displayName : p->path;
-  input.programs.push_back(LoadedProgram{p->modelName, p->displayName, "", ExportedProgram()});
-  // Lend the archive's entries to the writer rather than copying them.
-  input.archive = std::move(p->archive);
-  llvm::Error err = writeOutput(path, input, json);
-  p->archive = std::move(input.archive);
+  llvm::Error err = llvm::Error::success();
+  {
+    LongOperation op(*p, "save");
+    std::vector<std::string> json{writeProgram(p->get())};
+    LoadedInput input;
+    input.path = p->path.empty() ? p->displayName : p->path;
+    input.programs.push_back(LoadedProgram{p->modelName, p->displayName, "", ExportedProgram()});
+    // Lend the archive's entries to the writer rather than copying them.
+    input.archive = std::move(p->archive);
+    err = writeOutput(path, input, json);
+    p->archive = std::move(input.archive);
+  }
   check(std::move(err), ErrorKind::Write);
+}
+
+std::string dumps(const ProgramPtr &p) {
+  LongOperation op(*p, "dumps");
+  return writeProgram(p->get());
+}
+
+std::vector<Diagnostic> verify(const ProgramPtr &p, const std::optional<std::string> &dialect) {
+  VerifyOptions options = verifyOptions(p, dialect);
+  LongOperation op(*p, "verify");
+  return verifyProgram(p->get(), options);
 }
 
 /// The Python value of a signature or module-call-graph argument. Its value
@@ -116,12 +137,12 @@ py::object detachedToPython(const ProgramPtr &p, const Argument &arg) {
                 arg.getKind() == ArgKind::SymBool || arg.getKind() == ArgKind::SymFloat ||
                 arg.getKind() == ArgKind::Token || arg.getKind() == ArgKind::CustomObj;
   if (single && uses.size() == 1) {
-    if (Value *v = p->get().getGraph().lookupValue(uses.front()->getName()))
+    if (Value *v = p->use().getGraph().lookupValue(uses.front()->getName()))
       return py::cast(makeValueRef(p, v));
     return py::str(uses.front()->getName().str());
   }
   if (!uses.empty() && uses.size() == 1 && arg.getKind() == ArgKind::OptionalTensor)
-    if (Value *v = p->get().getGraph().lookupValue(uses.front()->getName()))
+    if (Value *v = p->use().getGraph().lookupValue(uses.front()->getName()))
       return py::cast(makeValueRef(p, v));
   return argumentToPython(p, arg);
 }
@@ -141,7 +162,7 @@ struct PySignature {
 
 std::vector<PySpec> inputSpecs(const ProgramPtr &p) {
   std::vector<PySpec> out;
-  for (const InputSpec &s : p->get().graphModule.signature.inputSpecs) {
+  for (const InputSpec &s : p->use().graphModule.signature.inputSpecs) {
     PySpec spec;
     spec.kind = s.kind == InputKind::Unknown ? s.unknownKey : inputKindMemberName(s.kind).str();
     spec.name = s.getArgName().str();
@@ -155,7 +176,7 @@ std::vector<PySpec> inputSpecs(const ProgramPtr &p) {
 
 std::vector<PySpec> outputSpecs(const ProgramPtr &p) {
   std::vector<PySpec> out;
-  for (const OutputSpec &s : p->get().graphModule.signature.outputSpecs) {
+  for (const OutputSpec &s : p->use().graphModule.signature.outputSpecs) {
     PySpec spec;
     spec.kind = s.kind == OutputKind::Unknown ? s.unknownKey : outputKindMemberName(s.kind).str();
     spec.name = s.getArgName().str();
@@ -190,28 +211,27 @@ struct PyPassRun {
   std::map<std::string, int64_t> statistics;
 };
 
-VerifyOptions verifyOptions(const ProgramPtr &p, const std::optional<std::string> &dialect) {
-  VerifyOptions options;
-  if (dialect)
-    options.dialect = *dialect;
-  return options;
-}
-
 std::vector<PyPassRun> runPasses(const ProgramPtr &p, const std::string &pipeline,
                                  bool verify) {
-  ExportedProgram &ep = p->get();
+  ExportedProgram &ep = p->use();
   PassManager pm(ep.getRegistryPtr());
   check(pm.addPipeline(pipeline), ErrorKind::Pass);
   std::string name = p->displayName.empty() ? "<program>" : p->displayName;
-  if (auto err = recomputeUnbackedBindings(ep))
-    raise(ErrorKind::Pass, name + ": error: " + llvm::toString(std::move(err)));
   pm.setVerifyHook(verify ? makeVerifierHook(name, verifyOptions(p, std::nullopt)) : VerifyHook());
   std::string report;
   llvm::raw_string_ostream os(report);
   pm.setDiagnosticStream(os);
-  llvm::Error err = pm.run(ep);
-  if (err)
-    raise(ErrorKind::Pass, err ? llvm::toString(std::move(err)) : report);
+  llvm::Error err = llvm::Error::success();
+  {
+    LongOperation op(*p, "run_passes");
+    // Unbacked-symbol bindings are not stored in files: compute them first.
+    if (auto bindErr = recomputeUnbackedBindings(ep))
+      err = llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                    name + ": error: " + llvm::toString(std::move(bindErr)));
+    else
+      err = pm.run(ep);
+  }
+  check(std::move(err), ErrorKind::Pass);
   std::vector<PyPassRun> runs;
   for (const PassRunRecord &r : pm.getRunRecords())
     runs.push_back(PyPassRun{r.name, r.changed, r.seconds, r.statistics});
@@ -293,13 +313,13 @@ void bindProgram(py::module_ &m) {
       });
 
   py::class_<PyProgram, ProgramPtr>(m, "Program", "An exported program.")
-      .def_property_readonly("graph", [](const ProgramPtr &p) { return makeGraphRef(p, &p->get().getGraph()); })
+      .def_property_readonly("graph", [](const ProgramPtr &p) { return makeGraphRef(p, &p->use().getGraph()); })
       .def_property_readonly("signature", [](const ProgramPtr &p) { return PySignature{p}; })
       .def_property_readonly(
           "range_constraints",
           [](const ProgramPtr &p) {
             py::dict out;
-            for (const auto &[symbol, range] : p->get().rangeConstraints)
+            for (const auto &[symbol, range] : p->use().rangeConstraints)
               out[py::str(symbol.str())] =
                   py::make_tuple(range.minVal ? py::object(py::int_(*range.minVal)) : py::none(),
                                  range.maxVal ? py::object(py::int_(*range.maxVal)) : py::none());
@@ -310,7 +330,7 @@ void bindProgram(py::module_ &m) {
           "module_call_graph",
           [](const ProgramPtr &p) {
             std::vector<PyModuleCall> out;
-            for (const ModuleCallEntry &e : p->get().graphModule.moduleCallGraph) {
+            for (const ModuleCallEntry &e : p->use().graphModule.moduleCallGraph) {
               PyModuleCall call;
               call.fqn = e.fqn.str();
               if (e.signature) {
@@ -332,21 +352,21 @@ void bindProgram(py::module_ &m) {
           })
       .def_property_readonly("schema_version",
                              [](const ProgramPtr &p) {
-                               return py::make_tuple(p->get().schemaVersion.major,
-                                                     p->get().schemaVersion.minor);
+                               return py::make_tuple(p->use().schemaVersion.major,
+                                                     p->use().schemaVersion.minor);
                              })
-      .def_property_readonly("torch_version", [](const ProgramPtr &p) { return p->get().torchVersion; })
+      .def_property_readonly("torch_version", [](const ProgramPtr &p) { return p->use().torchVersion; })
       .def_property_readonly("verifiers",
                              [](const ProgramPtr &p) {
                                std::vector<std::string> out;
-                               for (llvm::StringRef v : p->get().verifiers)
+                               for (llvm::StringRef v : p->use().verifiers)
                                  out.push_back(v.str());
                                return out;
                              })
       .def_property_readonly("opset_version",
                              [](const ProgramPtr &p) {
                                py::dict out;
-                               for (const auto &[ns, v] : p->get().opsetVersion)
+                               for (const auto &[ns, v] : p->use().opsetVersion)
                                  out[py::str(ns.str())] = v;
                                return out;
                              })
@@ -355,21 +375,14 @@ void bindProgram(py::module_ &m) {
       .def_property_readonly("path", [](const ProgramPtr &p) { return p->path; })
       .def_property_readonly("registry",
                              [](const ProgramPtr &p) {
-                               return std::make_shared<PyRegistry>(p->get().getRegistryPtr());
+                               return std::make_shared<PyRegistry>(p->use().getRegistryPtr());
                              },
                              "The (read-only) registry the program was loaded with.")
       .def("save", &save, py::arg("path"),
            "Writes the program: a `.pt2` path gets an archive (the loaded "
            "archive's other entries kept), any other path JSON. Atomic.")
-      .def(
-          "dumps", [](const ProgramPtr &p) { return writeProgram(p->get()); },
-          "The program's JSON, as torch writes it.")
-      .def(
-          "verify",
-          [](const ProgramPtr &p, std::optional<std::string> dialect) {
-            return verifyProgram(p->get(), verifyOptions(p, dialect));
-          },
-          py::arg("dialect") = py::none(),
+      .def("dumps", &dumps, "The program's JSON, as torch writes it.")
+      .def("verify", &verify, py::arg("dialect") = py::none(),
           "Runs the verifier (under `dialect`, 'ATEN' or 'TRAINING', else the "
           "program's own) and returns every finding, errors and warnings.")
       .def("run_passes", &runPasses, py::arg("pipeline"), py::arg("verify") = true,
@@ -380,12 +393,12 @@ void bindProgram(py::module_ &m) {
            [](const ProgramPtr &p) {
              std::string text;
              llvm::raw_string_ostream os(text);
-             printProgram(os, p->get());
+             printProgram(os, p->use());
              return text;
            })
       .def("__repr__", [](const ProgramPtr &p) {
         return "<pt2ir.Program " + (p->displayName.empty() ? std::string("(built)") : p->displayName) +
-               ": " + std::to_string(p->get().getGraph().size()) + " nodes>";
+               ": " + std::to_string(p->use().getGraph().size()) + " nodes>";
       });
 
   m.def("load", &load, py::arg("path"), py::arg("model") = py::none(),

@@ -10,6 +10,8 @@
 #include <pybind11/pybind11.h>
 
 #include "pt2ir/ir/Registry.h"
+#include "pt2ir/python/PyProgram.h"
+#include <optional>
 #include <functional>
 #include <memory>
 #include <string>
@@ -52,6 +54,29 @@ private:
   std::shared_ptr<Registry> current;
   std::shared_ptr<const Registry> frozen;
   bool readOnly = false;
+};
+
+/// A long operation on one program (see PyProgram.h): checks that the
+/// program is not busy, marks it busy and releases the GIL for its scope.
+/// Nothing in the scope may touch Python (no raise: keep the llvm::Error
+/// and raise after the scope).
+class LongOperation {
+public:
+  LongOperation(PyProgram &program, const char *what) : program(program) {
+    program.use();
+    program.busy = what;
+    release.emplace();
+  }
+  ~LongOperation() {
+    release.reset(); // The GIL first: `busy` is read under it.
+    program.busy = nullptr;
+  }
+  LongOperation(const LongOperation &) = delete;
+  LongOperation &operator=(const LongOperation &) = delete;
+
+private:
+  PyProgram &program;
+  std::optional<pybind11::gil_scoped_release> release;
 };
 
 /// The registry pt2ir.load and pt2ir.loads use when given none.

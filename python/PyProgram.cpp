@@ -2,6 +2,8 @@
 
 #include "pt2ir/python/PyProgram.h"
 
+#include "pt2ir/python/Errors.h"
+
 #include "pt2ir/ir/Graph.h"
 #include "pt2ir/ir/Node.h"
 
@@ -13,6 +15,17 @@ PyProgram::PyProgram(ExportedProgram p) : program(std::move(p)) {
 
 PyProgram::~PyProgram() { program.getContext().setListener(nullptr); }
 
+static void checkNotBusy(const char *busy) {
+  if (busy)
+    raise(ErrorKind::Error, std::string("the program is busy: another thread is running ") +
+                                busy + " on it");
+}
+
+ExportedProgram &PyProgram::use() {
+  checkNotBusy(busy);
+  return program;
+}
+
 uint64_t PyProgram::idOf(const void *object, const Graph *graph) {
   auto [it, inserted] = liveIds.try_emplace(object, Entry{nextId, graph});
   if (inserted)
@@ -21,6 +34,7 @@ uint64_t PyProgram::idOf(const void *object, const Graph *graph) {
 }
 
 bool PyProgram::isLive(const void *object, uint64_t id) const {
+  checkNotBusy(busy); // The ids change while a pass runs.
   auto it = liveIds.find(object);
   return it != liveIds.end() && it->second.id == id;
 }

@@ -12,6 +12,12 @@
 // while its pointer still maps to its own id. Using a stale handle raises
 // pt2ir.StaleHandleError instead of touching freed memory.
 //
+// Long operations (verify, run_passes, eliminate_dead_code, save, dumps)
+// release the GIL, so that programs on different threads run at once. While
+// one runs, its program is `busy`: every other use of it or its handles
+// raises (PyProgram::use), instead of racing with it. The flag is only read
+// and written with the GIL held, so checking it needs no lock.
+//
 // This file holds no pybind11 bindings (see the Bind*.cpp files).
 //
 //===----------------------------------------------------------------------===//
@@ -47,6 +53,13 @@ public:
   PyProgram &operator=(const PyProgram &) = delete;
 
   ExportedProgram &get() { return program; }
+  /// The program, after checking that no other thread is running a long
+  /// operation on it (raises pt2ir.Error otherwise). Call with the GIL held.
+  ExportedProgram &use();
+
+  /// What the long operation running now is called ("run_passes"), while
+  /// one runs with the GIL released; null otherwise.
+  const char *busy = nullptr;
 
   /// Where the program came from: the path given to load (empty for loads),
   /// the name errors show, the model name in an archive (empty for JSON).
@@ -61,7 +74,8 @@ public:
   /// The id of `object` (a Node, Value or Graph of this program), made on
   /// first use.
   uint64_t idOf(const void *object, const Graph *graph);
-  /// True while `object` still is the object `id` was made for.
+  /// True while `object` still is the object `id` was made for. Raises
+  /// pt2ir.Error while the program is busy.
   bool isLive(const void *object, uint64_t id) const;
   /// Drops the ids of `node` and its values (erased with it, though still
   /// allocated, marked not live).
