@@ -218,3 +218,20 @@ def test_a_cycle_made_by_replace_all_uses_with_is_reported_not_crashed_on(mlp, t
     mlp.save(str(out))
     with pytest.raises(pt2ir.ReadError, match="use of undefined value 'relu_1'"):
         pt2ir.load(str(out))
+
+
+def test_truncated_and_corrupted_text_raises_read_error(corpus):
+    text = (corpus / "dyn_mlp.json").read_bytes()
+    step = max(1, len(text) // 150)
+    for cut in range(0, len(text) - 1, step):
+        with pytest.raises(pt2ir.ReadError, match=r"^<string>"):
+            pt2ir.loads(text[:cut])
+    # Bytes flipped here and there: an error or a program, never a crash.
+    for i in range(1, len(text), step):
+        corrupted = text[:i] + bytes([text[i] ^ 0x5A]) + text[i + 1:]
+        try:
+            program = pt2ir.loads(corrupted)
+        except pt2ir.ReadError:
+            continue
+        program.verify()
+        program.dumps()
