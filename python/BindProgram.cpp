@@ -42,29 +42,26 @@ ProgramPtr load(const std::string &path, std::optional<std::string> model,
                 const std::shared_ptr<PyRegistry> &registry) {
   ReadOptions options;
   options.registry = registryArg(registry);
-  llvm::Expected<LoadedInput> input = llvm::make_error<llvm::StringError>(
-      "not read", llvm::inconvertibleErrorCode());
-  llvm::consumeError(input.takeError());
+  std::optional<llvm::Expected<LoadedInput>> read;
   {
     py::gil_scoped_release release;
-    input = loadInput(path, options, model.value_or(""));
+    read.emplace(loadInput(path, options, model.value_or("")));
   }
-  if (!input)
-    raise(ErrorKind::Read, input.takeError());
-  if (input->programs.size() != 1) {
+  LoadedInput input = unwrap(std::move(*read), ErrorKind::Read);
+  if (input.programs.size() != 1) {
     std::string names;
-    for (const LoadedProgram &lp : input->programs)
+    for (const LoadedProgram &lp : input.programs)
       names += (names.empty() ? "" : ", ") + lp.modelName;
     raise(ErrorKind::Read, path + ": error: the archive holds " +
-                               std::to_string(input->programs.size()) +
+                               std::to_string(input.programs.size()) +
                                " models (" + names + "); pick one with model=NAME");
   }
-  LoadedProgram &lp = input->programs.front();
+  LoadedProgram &lp = input.programs.front();
   auto p = std::make_shared<PyProgram>(std::move(lp.program));
   p->path = path;
   p->displayName = lp.displayName;
   p->modelName = lp.modelName;
-  p->archive = std::move(input->archive);
+  p->archive = std::move(input.archive);
   return p;
 }
 
@@ -82,14 +79,12 @@ ProgramPtr loads(py::handle data, const std::shared_ptr<PyRegistry> &registry) {
   ReadOptions options;
   options.registry = registryArg(registry);
   options.fileName = "<string>";
-  llvm::Expected<ExportedProgram> program =
-      llvm::make_error<llvm::StringError>("not read", llvm::inconvertibleErrorCode());
-  llvm::consumeError(program.takeError());
+  std::optional<llvm::Expected<ExportedProgram>> read;
   {
     py::gil_scoped_release release;
-    program = readProgram(text, options);
+    read.emplace(readProgram(text, options));
   }
-  auto p = std::make_shared<PyProgram>(unwrap(std::move(program), ErrorKind::Read));
+  auto p = std::make_shared<PyProgram>(unwrap(std::move(*read), ErrorKind::Read));
   p->displayName = "<string>";
   return p;
 }
@@ -141,7 +136,7 @@ py::object detachedToPython(const ProgramPtr &p, const Argument &arg) {
       return py::cast(makeValueRef(p, v));
     return py::str(uses.front()->getName().str());
   }
-  if (!uses.empty() && uses.size() == 1 && arg.getKind() == ArgKind::OptionalTensor)
+  if (uses.size() == 1 && arg.getKind() == ArgKind::OptionalTensor)
     if (Value *v = p->use().getGraph().lookupValue(uses.front()->getName()))
       return py::cast(makeValueRef(p, v));
   return argumentToPython(p, arg);
