@@ -115,6 +115,27 @@ py::list replaceUses(const ProgramPtr &p, const std::vector<Value *> &from,
   return changed;
 }
 
+/// Makes `node`'s operands that read `from` read `to`: torch.fx's
+/// replace_input_with.
+void replaceInput(const NodeRef &n, py::handle fromObj, py::handle toObj) {
+  Node &node = live(n);
+  std::vector<Value *> from = replacementValues(n.program, fromObj);
+  std::vector<Value *> to = replacementValues(n.program, toObj);
+  if (from.size() != 1 || to.size() != 1)
+    raise(ErrorKind::Graph, "replace_input_with takes single-value nodes or values");
+  if (to[0]->getGraph() != node.getGraph())
+    raise(ErrorKind::Graph, "value '" + to[0]->getName().str() + "' belongs to another graph");
+  if (from[0]->getType() != to[0]->getType())
+    raise(ErrorKind::Graph, "cannot replace " + valueTypeName(from[0]->getType()).str() + " '" +
+                                from[0]->getName().str() + "' with " +
+                                valueTypeName(to[0]->getType()).str() + " '" +
+                                to[0]->getName().str() + "'");
+  node.forEachOperand([&](Use *u) {
+    if (u->get() == from[0])
+      u->set(to[0]);
+  });
+}
+
 /// `graph.inserting_before(node)` / `inserting_after(node)`: a context
 /// manager that makes call_function insert there while it is entered.
 struct InsertingContext {
@@ -448,6 +469,9 @@ void bindGraph(py::module_ &m) {
           "Makes every reader of this node's values (nodes, graph outputs, the "
           "signature) read `replace_with`'s instead, except the node defining "
           "the replacement. Returns the nodes whose inputs changed.")
+      .def("replace_input_with", &replaceInput, py::arg("old_input"), py::arg("new_input"),
+           "Makes this node's arguments that read `old_input` read `new_input` "
+           "(Nodes with one value, or Values of this graph, of one type).")
       .def("__str__",
            [](const NodeRef &n) {
              return printed([&](llvm::raw_ostream &os) { printNode(os, live(n)); });

@@ -183,3 +183,21 @@ def test_extension_namespaces(examples):
     loose = pt2ir.Registry()
     loose.allow_unregistered_extensions = True
     assert pt2ir.load(str(examples / "extensions" / "mlp_my_accel.json"), registry=loose)
+
+
+def test_replace_input_with(mlp):
+    g = mlp.graph
+    addmm_1, relu, t_1 = g.find_node("addmm_1"), g.find_node("relu"), g.find_node("t_1")
+    with g.inserting_after(relu):
+        neg = g.call_function("aten::neg", (relu,), meta_like=relu)
+    addmm_1.replace_input_with(relu, neg)
+    assert addmm_1.args[1] == neg.value
+    assert relu.users == [neg]
+    assert neg.users == [addmm_1]
+    dyn = pt2ir.load(mlp.path.replace("mlp.json", "dyn_mlp.json"))
+    with pytest.raises(pt2ir.GraphError, match="belongs to another program"):
+        addmm_1.replace_input_with(neg, dyn.graph.find_value("x"))
+    view = dyn.graph.find_node("view")
+    with pytest.raises(pt2ir.GraphError, match="cannot replace Tensor 'x' with SymInt 'sym_size'"):
+        view.replace_input_with(dyn.graph.find_value("x"), dyn.graph.find_value("sym_size"))
+    assert not [d for d in mlp.verify() if d.severity == "error"]
