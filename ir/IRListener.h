@@ -1,4 +1,4 @@
-//===- IRListener.h - Told when nodes and graphs go away ---------*- C++ -*-===//
+//===- IRListener.h - Told when nodes and graphs go away --------*- C++ -*-===//
 //
 // Code that keeps raw pointers into a program across rewrites it does not
 // control (the Python bindings' node and value handles, which live as long

@@ -79,8 +79,9 @@ std::vector<Value *> replacementValues(const ProgramPtr &p, py::handle other) {
     sameProgram(p, v, "the replacement value");
     return {&live(v)};
   }
-  raise(ErrorKind::Graph, "replace_all_uses_with takes a Node or a Value, not a " +
-                              py::str(other.get_type().attr("__name__")).cast<std::string>());
+  raise(ErrorKind::Graph,
+        "replace_all_uses_with takes a Node or a Value, not a " +
+            py::str(other.get_type().attr("__name__")).cast<std::string>());
 }
 
 /// Replaces every use of `from[i]` with `to[i]`, through the program so the
@@ -95,7 +96,8 @@ py::list replaceUses(const ProgramPtr &p, const std::vector<Value *> &from,
   py::list changed;
   for (py::handle user : usersOf(p, from)) {
     const Node *n = user.cast<const NodeRef &>().object;
-    if (!llvm::any_of(to, [&](const Value *v) { return v->getDefiningNode() == n; }))
+    if (!llvm::any_of(
+            to, [&](const Value *v) { return v->getDefiningNode() == n; }))
       changed.append(user);
   }
   for (size_t i = 0; i < from.size(); ++i) {
@@ -122,11 +124,14 @@ void replaceInput(const NodeRef &n, py::handle fromObj, py::handle toObj) {
   std::vector<Value *> from = replacementValues(n.program, fromObj);
   std::vector<Value *> to = replacementValues(n.program, toObj);
   if (from.size() != 1 || to.size() != 1)
-    raise(ErrorKind::Graph, "replace_input_with takes single-value nodes or values");
+    raise(ErrorKind::Graph,
+          "replace_input_with takes single-value nodes or values");
   if (to[0]->getGraph() != node.getGraph())
-    raise(ErrorKind::Graph, "value '" + to[0]->getName().str() + "' belongs to another graph");
+    raise(ErrorKind::Graph,
+          "value '" + to[0]->getName().str() + "' belongs to another graph");
   if (from[0]->getType() != to[0]->getType())
-    raise(ErrorKind::Graph, "cannot replace " + valueTypeName(from[0]->getType()).str() + " '" +
+    raise(ErrorKind::Graph, "cannot replace " +
+                                valueTypeName(from[0]->getType()).str() + " '" +
                                 from[0]->getName().str() + "' with " +
                                 valueTypeName(to[0]->getType()).str() + " '" +
                                 to[0]->getName().str() + "'");
@@ -151,7 +156,8 @@ Node &nodeIn(const GraphRef &g, const NodeRef &n) {
   sameProgram(g.program, n, "the node");
   Node &node = live(n);
   if (node.getGraph() != &live(g))
-    raise(ErrorKind::Graph, "node '" + node.getName().str() + "' belongs to another graph");
+    raise(ErrorKind::Graph,
+          "node '" + node.getName().str() + "' belongs to another graph");
   return node;
 }
 
@@ -211,7 +217,8 @@ py::object callFunction(const GraphRef &g, const std::string &target,
   if (!metaLike.is_none()) {
     BuilderArg like = pythonToBuilderArg(p, graph, metaLike);
     if (like.getKind() != BuilderArg::Kind::Value)
-      raise(ErrorKind::Graph, "call_function: meta_like must be a Value or a single-output Node");
+      raise(ErrorKind::Graph,
+            "call_function: meta_like must be a Value or a single-output Node");
     options.metaLike = like.getValue();
   }
   std::vector<const Node *> replaced;
@@ -223,7 +230,8 @@ py::object callFunction(const GraphRef &g, const std::string &target,
     }
     b.setProvenance(replaced, "python");
   }
-  Node *node = unwrap(b.create(target, operands, kwargList, options), ErrorKind::Graph);
+  Node *node =
+      unwrap(b.create(target, operands, kwargList, options), ErrorKind::Graph);
   NodeRef ref = makeNodeRef(p, node);
   // Inserting after a node: the next call goes after this one, so that
   // calls come out in call order.
@@ -236,7 +244,8 @@ py::object callFunction(const GraphRef &g, const std::string &target,
 } // namespace
 
 void bindGraph(py::module_ &m) {
-  py::class_<GraphRef>(m, "Graph", "A graph: nodes in program order, inputs, outputs.")
+  py::class_<GraphRef>(m, "Graph",
+                       "A graph: nodes in program order, inputs, outputs.")
       .def_property_readonly(
           "nodes",
           [](const GraphRef &g) {
@@ -272,7 +281,8 @@ void bindGraph(py::module_ &m) {
               return py::cast(makeNodeRef(g.program, n));
             return py::none();
           },
-          "The higher-order node whose argument holds this subgraph; None at top level.")
+          "The higher-order node whose argument holds this subgraph; None at "
+          "top level.")
       .def(
           "find_node",
           [](const GraphRef &g, const std::string &name) -> py::object {
@@ -289,12 +299,14 @@ void bindGraph(py::module_ &m) {
               return py::cast(makeValueRef(g.program, v));
             return py::none();
           },
-          py::arg("name"), "The value named `name` defined in this graph, or None.")
+          py::arg("name"),
+          "The value named `name` defined in this graph, or None.")
       .def(
           "inserting_before",
           [](const GraphRef &g, const NodeRef &n) {
             Node &node = nodeIn(g, n);
-            return InsertingContext{g, {InsertionPoint::Kind::Before, &node, n.id}, false};
+            return InsertingContext{
+                g, {InsertionPoint::Kind::Before, &node, n.id}, false};
           },
           py::arg("node"),
           "A context manager: call_function inserts before `node` inside it.")
@@ -302,13 +314,15 @@ void bindGraph(py::module_ &m) {
           "inserting_after",
           [](const GraphRef &g, const NodeRef &n) {
             Node &node = nodeIn(g, n);
-            return InsertingContext{g, {InsertionPoint::Kind::After, &node, n.id}, false};
+            return InsertingContext{
+                g, {InsertionPoint::Kind::After, &node, n.id}, false};
           },
           py::arg("node"),
           "A context manager: call_function inserts after `node` inside it "
           "(several calls come out in call order).")
-      .def("call_function", &callFunction, py::arg("target"), py::arg("args") = py::tuple(),
-           py::arg("kwargs") = py::none(), py::kw_only(), py::arg("name") = py::none(),
+      .def("call_function", &callFunction, py::arg("target"),
+           py::arg("args") = py::tuple(), py::arg("kwargs") = py::none(),
+           py::kw_only(), py::arg("name") = py::none(),
            py::arg("meta_like") = py::none(), py::arg("replaces") = py::none(),
            "Creates a call of `target` (`aten::add.Tensor`, "
            "`torch.ops.aten.add.Tensor`, `#ns:op`) at the insertion point and "
@@ -346,24 +360,31 @@ void bindGraph(py::module_ &m) {
            })
       .def("__str__",
            [](const GraphRef &g) {
-             return printed([&](llvm::raw_ostream &os) { printGraph(os, live(g)); });
+             return printed(
+                 [&](llvm::raw_ostream &os) { printGraph(os, live(g)); });
            })
       .def("__repr__",
            [](const GraphRef &g) {
              if (!g.isLive())
                return std::string("<pt2ir.Graph (erased)>");
-             return "<pt2ir.Graph of " + std::to_string(g.object->size()) + " nodes>";
+             return "<pt2ir.Graph of " + std::to_string(g.object->size()) +
+                    " nodes>";
            })
-      .def("__eq__", [](const GraphRef &a, const GraphRef &b) { return a == b; })
-      .def("__hash__", [](const GraphRef &g) { return std::hash<const void *>()(g.object) ^ g.id; });
+      .def("__eq__",
+           [](const GraphRef &a, const GraphRef &b) { return a == b; })
+      .def("__hash__", [](const GraphRef &g) {
+        return std::hash<const void *>()(g.object) ^ g.id;
+      });
 
-  py::class_<InsertingContext>(m, "InsertionPoint",
-                               "Returned by Graph.inserting_before / inserting_after.")
+  py::class_<InsertingContext>(
+      m, "InsertionPoint",
+      "Returned by Graph.inserting_before / inserting_after.")
       .def("__enter__",
            [](InsertingContext &c) {
              Graph &graph = live(c.graph);
              if (c.entered)
-               raise(ErrorKind::Graph, "this insertion point is already entered");
+               raise(ErrorKind::Graph,
+                     "this insertion point is already entered");
              c.entered = true;
              c.graph.program->insertionPoints[&graph].push_back(c.point);
              return c.graph;
@@ -381,13 +402,19 @@ void bindGraph(py::module_ &m) {
       });
 
   py::class_<NodeRef>(m, "Node", "One call in a graph.")
-      .def_property_readonly("name", [](const NodeRef &n) { return str(live(n).getName()); })
-      .def_property_readonly("op", [](const NodeRef &n) {
-        live(n);
-        return "call_function";
-      }, "Always 'call_function': graph inputs are Values, outputs graph.outputs.")
-      .def_property_readonly("target", [](const NodeRef &n) { return str(live(n).getTarget()); },
-                             "The target as the file spells it (`torch.ops.aten.relu.default`).")
+      .def_property_readonly(
+          "name", [](const NodeRef &n) { return str(live(n).getName()); })
+      .def_property_readonly(
+          "op",
+          [](const NodeRef &n) {
+            live(n);
+            return "call_function";
+          },
+          "Always 'call_function': graph inputs are Values, outputs "
+          "graph.outputs.")
+      .def_property_readonly(
+          "target", [](const NodeRef &n) { return str(live(n).getTarget()); },
+          "The target as the file spells it (`torch.ops.aten.relu.default`).")
       .def_property_readonly(
           "args",
           [](const NodeRef &n) {
@@ -404,7 +431,8 @@ void bindGraph(py::module_ &m) {
             py::dict out;
             for (const NamedArgument &in : live(n).getInputs())
               if (in.isKeyword())
-                out[py::str(in.name.str())] = argumentToPython(n.program, in.arg);
+                out[py::str(in.name.str())] =
+                    argumentToPython(n.program, in.arg);
             return out;
           },
           "The keyword arguments, as Python values.")
@@ -417,20 +445,26 @@ void bindGraph(py::module_ &m) {
             return out;
           },
           "The schema names of every input, in order (positional ones first).")
-      .def_property_readonly("meta", [](const NodeRef &n) { return metadataToPython(live(n)); },
-                             "The metadata, decoded (a new dict each time).")
+      .def_property_readonly(
+          "meta", [](const NodeRef &n) { return metadataToPython(live(n)); },
+          "The metadata, decoded (a new dict each time).")
       .def(
           "set_meta",
-          [](const NodeRef &n, const std::string &key, const std::string &value) {
+          [](const NodeRef &n, const std::string &key,
+             const std::string &value) {
             Node &node = live(n);
             IRContext &ctx = node.getGraph()->getContext();
             setMetadata(node.getMetadata(), ctx.intern(key), ctx.intern(value));
           },
           py::arg("key"), py::arg("value"),
-          "Sets metadata entry `key` to the text `value` (as the file stores it).")
-      .def_property_readonly("users",
-                             [](const NodeRef &n) { return usersOf(n.program, live(n).getResults()); },
-                             "The nodes that read any of this node's values.")
+          "Sets metadata entry `key` to the text `value` (as the file stores "
+          "it).")
+      .def_property_readonly(
+          "users",
+          [](const NodeRef &n) {
+            return usersOf(n.program, live(n).getResults());
+          },
+          "The nodes that read any of this node's values.")
       .def_property_readonly(
           "outputs",
           [](const NodeRef &n) {
@@ -448,7 +482,9 @@ void bindGraph(py::module_ &m) {
             return py::none();
           },
           "The node's value when it defines exactly one, else None.")
-      .def_property_readonly("graph", [](const NodeRef &n) { return makeGraphRef(n.program, &graphOf(n)); })
+      .def_property_readonly(
+          "graph",
+          [](const NodeRef &n) { return makeGraphRef(n.program, &graphOf(n)); })
       .def_property_readonly(
           "subgraphs",
           [](const NodeRef &n) {
@@ -458,23 +494,27 @@ void bindGraph(py::module_ &m) {
             return out;
           },
           "The graphs passed to this higher-order node.")
-      .def_property_readonly("is_erased", [](const NodeRef &n) { return !n.isLive(); })
+      .def_property_readonly("is_erased",
+                             [](const NodeRef &n) { return !n.isLive(); })
       .def(
           "replace_all_uses_with",
           [](const NodeRef &n, py::handle other) {
             Node &node = live(n);
-            return replaceUses(n.program, node.getResults(), replacementValues(n.program, other));
+            return replaceUses(n.program, node.getResults(),
+                               replacementValues(n.program, other));
           },
           py::arg("replace_with"),
           "Makes every reader of this node's values (nodes, graph outputs, the "
           "signature) read `replace_with`'s instead, except the node defining "
           "the replacement. Returns the nodes whose inputs changed.")
-      .def("replace_input_with", &replaceInput, py::arg("old_input"), py::arg("new_input"),
+      .def("replace_input_with", &replaceInput, py::arg("old_input"),
+           py::arg("new_input"),
            "Makes this node's arguments that read `old_input` read `new_input` "
            "(Nodes with one value, or Values of this graph, of one type).")
       .def("__str__",
            [](const NodeRef &n) {
-             return printed([&](llvm::raw_ostream &os) { printNode(os, live(n)); });
+             return printed(
+                 [&](llvm::raw_ostream &os) { printNode(os, live(n)); });
            })
       .def("__repr__",
            [](const NodeRef &n) {
@@ -484,12 +524,20 @@ void bindGraph(py::module_ &m) {
                     str(shortTarget(n.object->getTarget())) + ">";
            })
       .def("__eq__", [](const NodeRef &a, const NodeRef &b) { return a == b; })
-      .def("__hash__", [](const NodeRef &n) { return std::hash<const void *>()(n.object) ^ n.id; });
+      .def("__hash__", [](const NodeRef &n) {
+        return std::hash<const void *>()(n.object) ^ n.id;
+      });
 
-  py::class_<ValueRef>(m, "Value", "A tensor, symbolic value, token or object a graph defines.")
-      .def_property_readonly("name", [](const ValueRef &v) { return str(live(v).getName()); })
-      .def_property_readonly("type", [](const ValueRef &v) { return str(valueTypeName(live(v).getType())); },
-                             "'Tensor', 'SymInt', 'SymBool', 'SymFloat' or 'CustomObj'.")
+  py::class_<ValueRef>(
+      m, "Value", "A tensor, symbolic value, token or object a graph defines.")
+      .def_property_readonly(
+          "name", [](const ValueRef &v) { return str(live(v).getName()); })
+      .def_property_readonly(
+          "type",
+          [](const ValueRef &v) {
+            return str(valueTypeName(live(v).getType()));
+          },
+          "'Tensor', 'SymInt', 'SymBool', 'SymFloat' or 'CustomObj'.")
       .def_property_readonly(
           "dtype",
           [](const ValueRef &v) -> py::object {
@@ -509,27 +557,29 @@ void bindGraph(py::module_ &m) {
               out.append(symValueToPython(s));
             return std::move(out);
           },
-          "A tensor's sizes: ints, and symbolic ones as expression strings; None for other values.")
-      .def_property_readonly(
-          "strides",
-          [](const ValueRef &v) -> py::object {
-            const TensorMeta *t = live(v).getTensorMeta();
-            if (!t)
-              return py::none();
-            py::list out;
-            for (const SymValue &s : t->strides)
-              out.append(symValueToPython(s));
-            return std::move(out);
-          })
+          "A tensor's sizes: ints, and symbolic ones as expression strings; "
+          "None for other values.")
+      .def_property_readonly("strides",
+                             [](const ValueRef &v) -> py::object {
+                               const TensorMeta *t = live(v).getTensorMeta();
+                               if (!t)
+                                 return py::none();
+                               py::list out;
+                               for (const SymValue &s : t->strides)
+                                 out.append(symValueToPython(s));
+                               return std::move(out);
+                             })
       .def_property_readonly("device",
                              [](const ValueRef &v) -> py::object {
-                               if (const TensorMeta *t = live(v).getTensorMeta())
+                               if (const TensorMeta *t =
+                                       live(v).getTensorMeta())
                                  return py::str(deviceToString(t->device));
                                return py::none();
                              })
       .def_property_readonly("requires_grad",
                              [](const ValueRef &v) -> py::object {
-                               if (const TensorMeta *t = live(v).getTensorMeta())
+                               if (const TensorMeta *t =
+                                       live(v).getTensorMeta())
                                  return py::bool_(t->requiresGrad);
                                return py::none();
                              })
@@ -540,7 +590,8 @@ void bindGraph(py::module_ &m) {
               return symValueToPython(*s);
             return py::none();
           },
-          "A symbolic value's expression (a str) or constant; None for tensors.")
+          "A symbolic value's expression (a str) or constant; None for "
+          "tensors.")
       .def_property_readonly(
           "node",
           [](const ValueRef &v) -> py::object {
@@ -549,16 +600,25 @@ void bindGraph(py::module_ &m) {
             return py::none();
           },
           "The node defining this value; None for a graph input.")
-      .def_property_readonly("is_input", [](const ValueRef &v) { return live(v).isGraphInput(); })
-      .def_property_readonly("users", [](const ValueRef &v) { return usersOf(v.program, {&live(v)}); },
-                             "The nodes that read this value.")
-      .def_property_readonly("graph", [](const ValueRef &v) { return makeGraphRef(v.program, live(v).getGraph()); })
+      .def_property_readonly(
+          "is_input", [](const ValueRef &v) { return live(v).isGraphInput(); })
+      .def_property_readonly(
+          "users",
+          [](const ValueRef &v) { return usersOf(v.program, {&live(v)}); },
+          "The nodes that read this value.")
+      .def_property_readonly("graph",
+                             [](const ValueRef &v) {
+                               return makeGraphRef(v.program,
+                                                   live(v).getGraph());
+                             })
       .def(
           "replace_all_uses_with",
           [](const ValueRef &v, py::handle other) {
-            return replaceUses(v.program, {&live(v)}, replacementValues(v.program, other));
+            return replaceUses(v.program, {&live(v)},
+                               replacementValues(v.program, other));
           },
-          py::arg("replace_with"), "As Node.replace_all_uses_with, for one value.")
+          py::arg("replace_with"),
+          "As Node.replace_all_uses_with, for one value.")
       .def("__repr__",
            [](const ValueRef &v) {
              if (!v.isLive())
@@ -566,8 +626,11 @@ void bindGraph(py::module_ &m) {
              return "<pt2ir.Value " + str(v.object->getName()) + ": " +
                     describeValueType(*v.object) + ">";
            })
-      .def("__eq__", [](const ValueRef &a, const ValueRef &b) { return a == b; })
-      .def("__hash__", [](const ValueRef &v) { return std::hash<const void *>()(v.object) ^ v.id; });
+      .def("__eq__",
+           [](const ValueRef &a, const ValueRef &b) { return a == b; })
+      .def("__hash__", [](const ValueRef &v) {
+        return std::hash<const void *>()(v.object) ^ v.id;
+      });
 }
 
 } // namespace pt2ir::python

@@ -95,12 +95,14 @@ const Registry &PyRegistry::view() { return *get(); }
 
 const std::shared_ptr<PyRegistry> &defaultRegistry() {
   // Leaked on purpose: Python may tear the module down in any order.
-  static auto *registry = new std::shared_ptr<PyRegistry>(std::make_shared<PyRegistry>());
+  static auto *registry =
+      new std::shared_ptr<PyRegistry>(std::make_shared<PyRegistry>());
   return *registry;
 }
 
 void bindEnums(py::module_ &m) {
-  py::enum_<ScalarType> dtype(m, "ScalarType", "A tensor's element type, as the schema names it.");
+  py::enum_<ScalarType> dtype(
+      m, "ScalarType", "A tensor's element type, as the schema names it.");
   for (int64_t v = 0; v < 64; ++v)
     if (llvm::StringRef name = scalarTypeName(v); !name.empty())
       dtype.value(name.str().c_str(), ScalarType(v));
@@ -131,34 +133,42 @@ void bindRegistry(py::module_ &m) {
       "read, verified and changed against. A program keeps the registry it "
       "was loaded with; later registrations apply to programs loaded later.")
       .def(py::init<>())
-      .def("register_operator", &PyRegistry::registerOperator, py::arg("schema"),
+      .def("register_operator", &PyRegistry::registerOperator,
+           py::arg("schema"),
            "Registers a custom operator from its schema, "
            "`mylib::op(Tensor x) -> Tensor`; its nodes target "
            "`torch.ops.mylib.op.default`.")
-      .def("register_extension", &PyRegistry::registerExtension, py::arg("namespace"),
-           py::arg("schemas"),
+      .def("register_extension", &PyRegistry::registerExtension,
+           py::arg("namespace"), py::arg("schemas"),
            "Registers an extension namespace whose operators nodes target as "
            "`#namespace:op`.")
-      .def_property("allow_unregistered_extensions", &PyRegistry::allowsUnregistered,
+      .def_property("allow_unregistered_extensions",
+                    &PyRegistry::allowsUnregistered,
                     &PyRegistry::setAllowUnregistered,
                     "Accept `#ns:op` targets of namespaces nobody registered.")
       .def_property_readonly("read_only", &PyRegistry::isReadOnly)
       .def(
           "has_operator",
-          [](PyRegistry &r, const std::string &name) { return !schemaText(r, name).is_none(); },
+          [](PyRegistry &r, const std::string &name) {
+            return !schemaText(r, name).is_none();
+          },
           py::arg("name"),
-          "Whether `aten::add.Tensor`, `mylib::op` or a target such as `#ns:op` is known.")
-      .def("schema", &schemaText, py::arg("name"), "The operator's schema text, or None.")
-      .def_property_readonly(
-          "namespaces", [](PyRegistry &r) { return r.view().getOperators().namespaces(); });
+          "Whether `aten::add.Tensor`, `mylib::op` or a target such as "
+          "`#ns:op` is known.")
+      .def("schema", &schemaText, py::arg("name"),
+           "The operator's schema text, or None.")
+      .def_property_readonly("namespaces", [](PyRegistry &r) {
+        return r.view().getOperators().namespaces();
+      });
 
   m.def(
-      "default_registry",
-      []() { return defaultRegistry(); },
+      "default_registry", []() { return defaultRegistry(); },
       "The registry load and loads use when given none.");
   m.def(
       "register_operator",
-      [](const std::string &schema) { defaultRegistry()->registerOperator(schema); },
+      [](const std::string &schema) {
+        defaultRegistry()->registerOperator(schema);
+      },
       py::arg("schema"), "Registry.register_operator on the default registry.");
   m.def(
       "register_extension",

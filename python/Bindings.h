@@ -1,4 +1,4 @@
-//===- Bindings.h - The parts of the pt2ir module ----------------*- C++ -*-===//
+//===- Bindings.h - The parts of the pt2ir module ---------------*- C++ -*-===//
 //
 // Each bind* function adds one group of classes and functions to the module;
 // Module.cpp calls them in dependency order (errors and enums first).
@@ -11,9 +11,9 @@
 
 #include "pt2ir/ir/Registry.h"
 #include "pt2ir/python/PyProgram.h"
-#include <optional>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,7 +35,8 @@ public:
   /// Registers `schema` (`mylib::op(Tensor x) -> Tensor`).
   void registerOperator(const std::string &schema);
   /// Registers extension namespace `ns` with `schemas` (`#ns:op` targets).
-  void registerExtension(const std::string &ns, const std::vector<std::string> &schemas);
+  void registerExtension(const std::string &ns,
+                         const std::vector<std::string> &schemas);
   void setAllowUnregistered(bool allow);
   bool allowsUnregistered() const;
   /// The registry programs loaded now use.

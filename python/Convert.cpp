@@ -246,10 +246,10 @@ static const Value *nodeOperand(const NodeRef &n) {
     raise(ErrorKind::StaleHandle, "node used as an operand was erased");
   Value *v = n.object->getSingleResult();
   if (!v)
-    raise(ErrorKind::Graph, "node '" + n.object->getName().str() +
-                                "' has " +
-                                std::to_string(n.object->getResults().size()) +
-                                " outputs; pass one of its values (node.outputs[i])");
+    raise(ErrorKind::Graph,
+          "node '" + n.object->getName().str() + "' has " +
+              std::to_string(n.object->getResults().size()) +
+              " outputs; pass one of its values (node.outputs[i])");
   return v;
 }
 
@@ -266,8 +266,10 @@ BuilderArg pythonToBuilderArg(const ProgramPtr &p, const Graph &graph,
   if (py::isinstance<ValueRef>(obj)) {
     const ValueRef &v = obj.cast<const ValueRef &>();
     if (v.program != p)
-      raise(ErrorKind::Graph, "value '" + (v.isLive() ? v.object->getName().str() : std::string("?")) +
-                                  "' belongs to another program");
+      raise(ErrorKind::Graph,
+            "value '" +
+                (v.isLive() ? v.object->getName().str() : std::string("?")) +
+                "' belongs to another program");
     if (!v.isLive())
       raise(ErrorKind::StaleHandle, "value used as an operand was erased");
     return BuilderArg(checkValue(v.object));
@@ -275,7 +277,8 @@ BuilderArg pythonToBuilderArg(const ProgramPtr &p, const Graph &graph,
   if (py::isinstance<NodeRef>(obj)) {
     const NodeRef &n = obj.cast<const NodeRef &>();
     if (n.program != p)
-      raise(ErrorKind::Graph, "node used as an operand belongs to another program");
+      raise(ErrorKind::Graph,
+            "node used as an operand belongs to another program");
     return BuilderArg(checkValue(nodeOperand(n)));
   }
   if (py::isinstance<py::bool_>(obj))
@@ -284,7 +287,8 @@ BuilderArg pythonToBuilderArg(const ProgramPtr &p, const Graph &graph,
     try {
       return BuilderArg(obj.cast<int64_t>());
     } catch (py::cast_error &) {
-      raise(ErrorKind::Graph, "integer operand " + py::str(obj).cast<std::string>() +
+      raise(ErrorKind::Graph, "integer operand " +
+                                  py::str(obj).cast<std::string>() +
                                   " does not fit in 64 bits");
     }
   }
@@ -321,7 +325,8 @@ BuilderArg pythonToBuilderArg(const ProgramPtr &p, const Graph &graph,
     return BuilderArg::list(std::move(elements));
   }
   raise(ErrorKind::Graph,
-        "cannot pass a " + py::str(obj.get_type().attr("__name__")).cast<std::string>() +
+        "cannot pass a " +
+            py::str(obj.get_type().attr("__name__")).cast<std::string>() +
             " to an operator: operands are None, bool, int, float, str, "
             "ScalarType, MemoryFormat, Layout, Value, Node, or lists of them");
 }

@@ -1,4 +1,4 @@
-//===- Convert.h - IR arguments and metadata as Python values ----*- C++ -*-===//
+//===- Convert.h - IR arguments and metadata as Python values ---*- C++ -*-===//
 //
 // How the IR's data looks from Python, and back:
 //

@@ -13,7 +13,8 @@ PyObject *classes[7] = {};
 PyObject *makeClass(py::module_ &m, const char *name, PyObject *base,
                     const char *doc) {
   std::string qualified = std::string("pt2ir.") + name;
-  PyObject *cls = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, base, nullptr);
+  PyObject *cls =
+      PyErr_NewExceptionWithDoc(qualified.c_str(), doc, base, nullptr);
   if (!cls)
     throw py::error_already_set();
   m.add_object(name, py::reinterpret_borrow<py::object>(cls));
@@ -31,16 +32,16 @@ void bindErrors(py::module_ &m) {
       "the file and the JSON path or line:column).");
   classes[int(ErrorKind::Write)] =
       makeClass(m, "WriteError", base, "A file that cannot be written.");
-  PyObject *graph = makeClass(
-      m, "GraphError", base,
-      "A change the IR refuses, or an operand that does not fit.");
+  PyObject *graph =
+      makeClass(m, "GraphError", base,
+                "A change the IR refuses, or an operand that does not fit.");
   classes[int(ErrorKind::Graph)] = graph;
   classes[int(ErrorKind::StaleHandle)] = makeClass(
       m, "StaleHandleError", graph,
       "A node, value or graph used after it was erased from its program.");
-  classes[int(ErrorKind::Pass)] = makeClass(
-      m, "PassError", base,
-      "A pass pipeline that does not parse, or a pass that failed.");
+  classes[int(ErrorKind::Pass)] =
+      makeClass(m, "PassError", base,
+                "A pass pipeline that does not parse, or a pass that failed.");
   classes[int(ErrorKind::Registry)] = makeClass(
       m, "RegistryError", base,
       "An operator schema or extension namespace that cannot be registered.");

@@ -1,4 +1,4 @@
-//===- Errors.h - The pt2ir.Error exception classes --------------*- C++ -*-===//
+//===- Errors.h - The pt2ir.Error exception classes -------------*- C++ -*-===//
 //
 // Every failure the module reports raises a subclass of pt2ir.Error carrying
 // the library's message (file, JSON path, line:column, what was expected):

@@ -17,8 +17,9 @@ PyProgram::~PyProgram() { program.getContext().setListener(nullptr); }
 
 static void checkNotBusy(const char *busy) {
   if (busy)
-    raise(ErrorKind::Error, std::string("the program is busy: another thread is running ") +
-                                busy + " on it");
+    raise(ErrorKind::Error,
+          std::string("the program is busy: another thread is running ") +
+              busy + " on it");
 }
 
 ExportedProgram &PyProgram::use() {
@@ -63,6 +64,8 @@ ValueRef makeValueRef(const ProgramPtr &p, Value *v) {
   return ValueRef(p, v, v->getGraph());
 }
 
-GraphRef makeGraphRef(const ProgramPtr &p, Graph *g) { return GraphRef(p, g, g); }
+GraphRef makeGraphRef(const ProgramPtr &p, Graph *g) {
+  return GraphRef(p, g, g);
+}
 
 } // namespace pt2ir::python

@@ -1,4 +1,4 @@
-//===- PyProgram.h - A program and safe handles into it ----------*- C++ -*-===//
+//===- PyProgram.h - A program and safe handles into it ---------*- C++ -*-===//
 //
 // What the Python objects of the `pt2ir` module hold. A PyProgram owns one
 // ExportedProgram (and, when it came from a `.pt2` archive, the archive's
