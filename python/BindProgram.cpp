@@ -95,8 +95,7 @@ ProgramPtr loads(py::handle data, const std::shared_ptr<PyRegistry> &registry) {
   return p;
 }
 
-VerifyOptions verifyOptions(const ProgramPtr &p,
-                            const std::optional<std::string> &dialect) {
+VerifyOptions verifyOptions(const std::optional<std::string> &dialect) {
   VerifyOptions options;
   if (dialect)
     options.dialect = *dialect;
@@ -127,7 +126,7 @@ std::string dumps(const ProgramPtr &p) {
 
 std::vector<Diagnostic> verify(const ProgramPtr &p,
                                const std::optional<std::string> &dialect) {
-  VerifyOptions options = verifyOptions(p, dialect);
+  VerifyOptions options = verifyOptions(dialect);
   LongOperation op(*p, "verify");
   return verifyProgram(p->get(), options);
 }
@@ -226,9 +225,8 @@ std::vector<PyPassRun> runPasses(const ProgramPtr &p,
   PassManager pm(ep.getRegistryPtr());
   check(pm.addPipeline(pipeline), ErrorKind::Pass);
   std::string name = p->displayName.empty() ? "<program>" : p->displayName;
-  pm.setVerifyHook(verify
-                       ? makeVerifierHook(name, verifyOptions(p, std::nullopt))
-                       : VerifyHook());
+  pm.setVerifyHook(verify ? makeVerifierHook(name, verifyOptions(std::nullopt))
+                          : VerifyHook());
   std::string report;
   llvm::raw_string_ostream os(report);
   pm.setDiagnosticStream(os);
