@@ -2,6 +2,7 @@
 
 #include "pt2ir/ir/Graph.h"
 #include "pt2ir/ir/IRContext.h"
+#include "pt2ir/ir/IRListener.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/DenseSet.h"
@@ -14,6 +15,8 @@ static llvm::Error makeError(const llvm::Twine &msg) {
 }
 
 Graph::~Graph() {
+  if (IRListener *l = ctx.getListener())
+    l->graphDestroyed(*this);
   while (!nodes.empty()) {
     Node &n = nodes.back();
     nodes.remove(n);
@@ -294,6 +297,8 @@ llvm::Error Graph::eraseNode(Node *node) {
     v->live = false;
     valuesByName.erase(v->getName());
   }
+  if (IRListener *l = ctx.getListener())
+    l->nodeErased(*node);
   nodes.remove(*node);
   --numNodes;
   delete node; // Argument destructors unlink the operand uses.

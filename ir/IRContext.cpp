@@ -1,6 +1,7 @@
 //===- IRContext.cpp - Interned strings and IR storage --------------------===//
 
 #include "pt2ir/ir/IRContext.h"
+#include "pt2ir/ir/IRListener.h"
 #include "pt2ir/ir/Registry.h"
 #include "pt2ir/ir/Value.h"
 
@@ -12,6 +13,8 @@ IRContext::IRContext(std::shared_ptr<const Registry> r)
     : registry(r ? std::move(r) : Registry::getDefault()) {}
 
 IRContext::~IRContext() = default;
+
+IRListener::~IRListener() = default;
 
 llvm::StringRef IRContext::intern(llvm::StringRef s) {
   // One hash look-up: insert the caller's string, and when it is new, point

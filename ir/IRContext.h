@@ -22,6 +22,7 @@
 
 namespace pt2ir {
 
+class IRListener;
 class Registry;
 class Use;
 
@@ -59,8 +60,14 @@ public:
     return registry;
   }
 
+  /// The listener told when nodes and graphs of this context are deleted
+  /// (ir/IRListener.h), or null. Not owned.
+  IRListener *getListener() const { return listener; }
+  void setListener(IRListener *l) { listener = l; }
+
 private:
   std::shared_ptr<const Registry> registry;
+  IRListener *listener = nullptr;
   // Interning is done here rather than with llvm::UniqueStringSaver so that
   // every allocation from `allocator` is made by code compiled with the same
   // sanitizer settings (the prebuilt LLVMSupport is not instrumented).

@@ -8,6 +8,7 @@ PACKAGES=(
   llvm-19-dev llvm-19-tools libzstd-dev
   rapidjson-dev libfmt-dev libgtest-dev libbenchmark-dev
   libzip-dev zlib1g-dev python3-yaml
+  python3-dev pybind11-dev python3-pytest
   graphviz
 )
 

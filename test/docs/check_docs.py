@@ -20,6 +20,11 @@ opening fence; GitHub only looks at its first word, the language):
   ```c++ {compile}     a complete C++ translation unit: compiled and linked
                        against the installed package (PREFIX, through
                        pkg-config), so only `pt2ir/...` headers are found
+  ```python {run}      a Python script run by the interpreter the pt2ir module
+                       is built for (--python), with BUILD/python on
+                       PYTHONPATH so `import pt2ir` finds the build's module;
+                       it must exit 0 (its asserts are the checks). Skipped
+                       when the build has no module (-DPT2IR_BUILD_PYTHON=OFF)
   ```LANG {file=PATH}  write the block to PATH in the scratch directory, for
                        later blocks (combines with compile)
   ```LANG {norun}      deliberately not run (the text next to it says why)
@@ -31,7 +36,8 @@ the build makes (`needs=build/bench/pt2-bench`: builds without benchmarks,
 such as the sanitizer build, have none). A block whose language is a shell or C++ (sh, bash,
 shell, console, c++, cpp, cxx) must carry one of run, compile, file or
 norun: an unmarked one is a failure, so new examples cannot escape the check;
-so is an unmarked block of another language with `$ ` prompt lines.
+so is an unmarked block of another language with `$ ` prompt lines, and an
+unmarked Python block that imports pt2ir.
 
 The blocks of one document run in order, in a fresh scratch directory
 (WORK/<document>) that holds copies of examples/ and test/corpus/ and a
@@ -54,6 +60,7 @@ import sys
 
 SHELL_LANGS = {"sh", "bash", "shell", "console"}
 CXX_LANGS = {"c++", "cpp", "cxx"}
+PYTHON_LANGS = {"python", "py"}
 KNOWN_ATTRS = {"run", "compile", "norun", "file", "exit", "needs"}
 COMMAND_TIMEOUT = 600
 FENCE = re.compile(r"^( *)(```+|~~~+)\s*([^`]*)$")
@@ -189,6 +196,7 @@ class Runner:
         self.cxx = args.cxx
         self.work = os.path.abspath(args.work)
         self.jobs = args.jobs
+        self.python = args.python
         self.failures = []
         self.counts = {"run": 0, "compile": 0, "file": 0, "norun": 0, "skipped": 0}
 
@@ -264,6 +272,27 @@ class Runner:
         except subprocess.TimeoutExpired:
             self.fail(block, "timed out after %d s" % COMMAND_TIMEOUT)
 
+    def has_python_module(self):
+        folder = os.path.join(self.build, "python")
+        return os.path.isdir(folder) and any(
+            f.startswith("pt2ir.") and f.endswith(".so") for f in os.listdir(folder))
+
+    def run_python_block(self, block, scratch):
+        want = int(block.attrs.get("exit", 0))
+        env = self.environment(scratch)
+        env["PYTHONPATH"] = os.path.join(self.build, "python")
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        try:
+            proc = subprocess.run([self.python, "-c", block.text], cwd=scratch, env=env,
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, timeout=COMMAND_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.fail(block, "timed out after %d s" % COMMAND_TIMEOUT)
+            return
+        if proc.returncode != want:
+            self.fail(block, "the Python block exited with %d, expected %d; its output:\n%s"
+                      % (proc.returncode, want, indent(proc.stdout.decode("utf-8", "replace"))))
+
     def compile_block(self, block, scratch, index):
         """Compiles and links one snippet; returns an error message or None."""
         folder = os.path.join(scratch, ".snippets")
@@ -314,6 +343,9 @@ class Runner:
                     self.fail(block, "```%s block without a mark: add {run} (shell), {compile} (C++), "
                               "{file=PATH} or {norun} with the reason next to it (see docs/README.md)"
                               % block.lang)
+                elif block.lang in PYTHON_LANGS and re.search(r"^\s*(import|from)\s+pt2ir\b", block.text, re.M):
+                    self.fail(block, "```%s block that uses pt2ir without a mark: add {run}, or {norun} "
+                              "with the reason next to it (see docs/README.md)" % block.lang)
                 elif any(l.startswith("$ ") for l in block.text.split("\n")):
                     self.fail(block, "block without a mark that looks like a shell session (`$ ` lines): "
                               "make it ```console {run}, or mark it {norun} with the reason next to it")
@@ -323,8 +355,19 @@ class Runner:
                     self.fail(block, "norun does not combine with %s" % ", ".join(m for m in marked if m != "norun"))
                 self.counts["norun"] += 1
                 continue
+            if "run" in attrs and block.lang in PYTHON_LANGS:
+                if "file" in attrs:
+                    self.counts["file"] += 1
+                    self.write_file(block, scratch)
+                if not self.has_python_module():
+                    self.counts["skipped"] += 1
+                    continue
+                self.counts["run"] += 1
+                self.run_python_block(block, scratch)
+                continue
             if "run" in attrs and block.lang not in SHELL_LANGS:
-                self.fail(block, "{run} applies to shell blocks (%s), not '%s'" % (", ".join(sorted(SHELL_LANGS)), block.lang))
+                self.fail(block, "{run} applies to shell blocks (%s) and Python blocks, not '%s'"
+                          % (", ".join(sorted(SHELL_LANGS)), block.lang))
                 continue
             if "compile" in attrs and block.lang not in CXX_LANGS:
                 self.fail(block, "{compile} applies to C++ blocks (%s), not '%s'" % (", ".join(sorted(CXX_LANGS)), block.lang))
@@ -370,6 +413,9 @@ def main():
     parser.add_argument("--cxx", default=os.environ.get("CXX", "c++"), help="the C++ compiler")
     parser.add_argument("--work", help="where the scratch directories go (default BUILD/docs-test)")
     parser.add_argument("--jobs", type=int, default=2, help="parallel C++ compiles")
+    parser.add_argument("--python", default=os.environ.get("PT2IR_PYTHON") or
+                        ("/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable),
+                        help="the interpreter Python blocks run with (the one the module is built for)")
     args = parser.parse_args()
     if not args.work:
         args.work = os.path.join(args.build, "docs-test")
@@ -394,7 +440,7 @@ def main():
         ", ".join(os.path.relpath(os.path.abspath(d), runner.source) for d in args.docs),
         counts["run"], counts["compile"], counts["file"], counts["norun"])
     if counts["skipped"]:
-        summary += ", %d skipped (needs= missing)" % counts["skipped"]
+        summary += ", %d skipped (needs= missing, or no Python module)" % counts["skipped"]
     if runner.failures:
         def position(failure):
             match = re.match(r"(.*?):(\d+): ", failure)

@@ -13,6 +13,7 @@
 #include "pt2ir/ir/ExportedProgram.h"
 #include "pt2ir/ir/Graph.h"
 #include "pt2ir/ir/IRContext.h"
+#include "pt2ir/ir/IRListener.h"
 #include "pt2ir/serde/ProgramReader.h"
 #include "pt2ir/serde/ProgramWriter.h"
 
@@ -571,6 +572,48 @@ TEST(IRTest, SetInputAdoptsANewSubgraph) {
   ASSERT_EQ(subs.size(), 2u);
   EXPECT_EQ(subs[0]->getParentNode(), p.cond);
   ASSERT_NE(subs[0]->lookupValue("tan"), nullptr);
+}
+
+/// Records what an IRListener is told, by name.
+struct RecordingListener : IRListener {
+  std::vector<std::string> events;
+  void nodeErased(const Node &node) override {
+    events.push_back("node " + node.getName().str());
+  }
+  void graphDestroyed(const Graph &graph) override {
+    events.push_back("graph of " + std::to_string(graph.size()) + " nodes");
+  }
+};
+
+TEST(IRTest, ListenerHearsOfErasedNodesAndDestroyedSubgraphs) {
+  CondProgram p;
+  RecordingListener listener;
+  p.ep.getContext().setListener(&listener);
+  Graph &g = p.ep.getGraph();
+  // A refused erase says nothing.
+  ASSERT_NE(errorText(g.eraseNode(p.cond)), "");
+  EXPECT_TRUE(listener.events.empty());
+  // Replacing the cond's outputs' uses lets it go, with its two branches.
+  ASSERT_EQ(errorText(g.setOutput(0, Argument::tensor(p.ep.getContext(), "x"))), "");
+  ASSERT_EQ(errorText(g.eraseNode(p.cond)), "");
+  EXPECT_EQ(listener.events,
+            (std::vector<std::string>{"node cond", "graph of 1 nodes",
+                                      "graph of 1 nodes"}));
+  p.ep.getContext().setListener(nullptr);
+  // Destroying the program reports its top-level graph; without a listener
+  // nothing is told.
+  listener.events.clear();
+  {
+    Chain c;
+    c.ctx.setListener(&listener);
+    ASSERT_EQ(errorText(c.g.setOutput(0, Argument::tensor(c.ctx, "y"))), "");
+    ASSERT_EQ(errorText(c.g.eraseNode(c.add)), "");
+    c.ctx.setListener(nullptr);
+    ASSERT_EQ(errorText(c.g.eraseNode(c.relu)), "");
+    c.ctx.setListener(&listener);
+  }
+  EXPECT_EQ(listener.events,
+            (std::vector<std::string>{"node b", "graph of 0 nodes"}));
 }
 
 TEST(IRTest, CloneIsDeepAndIndependent) {
