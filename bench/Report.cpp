@@ -30,7 +30,8 @@ Reference referenceOf(llvm::StringRef s) {
     return {stage::RapidJsonParse, ReadWriteLimit};
   if (s == stage::Write)
     return {stage::RapidJsonWrite, ReadWriteLimit};
-  if (s == stage::Verify || s.starts_with(stage::PassPrefix))
+  if (s == stage::Verify || s == stage::VerifyMeta ||
+      s.starts_with(stage::PassPrefix))
     return {stage::Read, VerifyPassLimit};
   if (s == stage::OptRoundTrip || s == stage::OptPipeline)
     return {stage::Read, 0};
@@ -47,7 +48,7 @@ int rankOf(llvm::StringRef s) {
     return 3;
   if (s == stage::Write)
     return 4;
-  if (s == stage::Verify)
+  if (s == stage::Verify || s == stage::VerifyMeta)
     return 5;
   if (s.starts_with(stage::PassPrefix))
     return 6;

@@ -4,6 +4,7 @@
 #include "pt2ir/bench/BenchSupport.h"
 #include "pt2ir/bench/PassOptions.h"
 
+#include "pt2ir/infer/MetaInference.h"
 #include "pt2ir/passes/PassRegistry.h"
 #include "pt2ir/serde/ProgramReader.h"
 #include "pt2ir/serde/ProgramWriter.h"
@@ -65,6 +66,7 @@ private:
   llvm::Error measureRead(std::vector<StageResult> &results);
   void measureWrite(std::vector<StageResult> &results);
   void measureVerify(std::vector<StageResult> &results);
+  void measureVerifyMeta(std::vector<StageResult> &results);
   void measurePasses(std::vector<StageResult> &results);
   void measureRapidJson(std::vector<StageResult> &results);
 
@@ -133,6 +135,23 @@ void FileMeasurer::measureVerify(std::vector<StageResult> &results) {
     r.note = std::to_string(diags.size()) +
              " findings, first: " + diags.front().rule + " " +
              diags.front().jsonPath;
+  results.push_back(r);
+}
+
+void FileMeasurer::measureVerifyMeta(std::vector<StageResult> &results) {
+  StageResult r = make(stage::VerifyMeta);
+  infer::ProgramCheck check;
+  resetPeakRss();
+  r.seconds = bestOf(
+      options, r.runs, [&] { check = infer::ProgramCheck(); },
+      [&] { check = infer::checkProgram(*program); });
+  r.peakRssBytes = peakRssBytes();
+  if (check.withoutRule || check.missingInput || check.failed ||
+      check.mismatches || check.undecided)
+    r.note = std::to_string(check.checked) + " of " +
+             std::to_string(check.nodes) + " nodes checked, " +
+             std::to_string(check.mismatches + check.failed) +
+             " mismatches, " + std::to_string(check.undecided) + " undecided";
   results.push_back(r);
 }
 
@@ -207,6 +226,7 @@ llvm::Error FileMeasurer::run(std::vector<StageResult> &results) {
     return err;
   measureWrite(results);
   measureVerify(results);
+  measureVerifyMeta(results);
   measurePasses(results);
   measureRapidJson(results);
   return llvm::Error::success();
@@ -260,6 +280,8 @@ llvm::Error profileStage(llvm::StringRef path, llvm::StringRef stageName,
       std::string out = writeProgram(*program);
     } else if (stageName == stage::Verify) {
       (void)verifyProgram(*program);
+    } else if (stageName == stage::VerifyMeta) {
+      (void)infer::checkProgram(*program);
     } else if (stageName.starts_with(stage::PassPrefix)) {
       llvm::StringRef passName =
           stageName.drop_front(llvm::StringRef(stage::PassPrefix).size());
