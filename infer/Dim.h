@@ -34,7 +34,7 @@ namespace pt2ir::infer {
 /// One size or stride: a constant, or a simplified symbolic expression.
 class Dim {
 public:
-  Dim(int64_t value = 0) : value(value) {}
+  Dim(int64_t v = 0) : value(v) {}
   /// A symbolic dimension; simplified, and a constant when it folds to one.
   static Dim symbolic(const sym::Expr &expr);
   /// A dimension the rule cannot know (the size of `nonzero`'s result, bound
