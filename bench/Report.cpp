@@ -36,7 +36,8 @@ Reference referenceOf(llvm::StringRef s) {
     return {stage::Read, TextLimit};
   if (s == stage::WriteText)
     return {stage::Write, TextLimit};
-  if (s == stage::Verify || s.starts_with(stage::PassPrefix))
+  if (s == stage::Verify || s == stage::VerifyMeta ||
+      s.starts_with(stage::PassPrefix))
     return {stage::Read, VerifyPassLimit};
   if (s == stage::OptRoundTrip || s == stage::OptPipeline)
     return {stage::Read, 0};
@@ -57,7 +58,7 @@ int rankOf(llvm::StringRef s) {
     return 5;
   if (s == stage::WriteText)
     return 6;
-  if (s == stage::Verify)
+  if (s == stage::Verify || s == stage::VerifyMeta)
     return 7;
   if (s.starts_with(stage::PassPrefix))
     return 8;

@@ -4,6 +4,7 @@
 #include "pt2ir/bench/BenchSupport.h"
 #include "pt2ir/bench/PassOptions.h"
 
+#include "pt2ir/infer/MetaInference.h"
 #include "pt2ir/passes/PassRegistry.h"
 #include "pt2ir/serde/ProgramReader.h"
 #include "pt2ir/serde/ProgramWriter.h"
@@ -67,6 +68,7 @@ private:
   void measureWrite(std::vector<StageResult> &results);
   void measureText(std::vector<StageResult> &results);
   void measureVerify(std::vector<StageResult> &results);
+  void measureVerifyMeta(std::vector<StageResult> &results);
   void measurePasses(std::vector<StageResult> &results);
   void measureRapidJson(std::vector<StageResult> &results);
 
@@ -161,6 +163,23 @@ void FileMeasurer::measureVerify(std::vector<StageResult> &results) {
   results.push_back(r);
 }
 
+void FileMeasurer::measureVerifyMeta(std::vector<StageResult> &results) {
+  StageResult r = make(stage::VerifyMeta);
+  infer::ProgramCheck check;
+  resetPeakRss();
+  r.seconds = bestOf(
+      options, r.runs, [&] { check = infer::ProgramCheck(); },
+      [&] { check = infer::checkProgram(*program); });
+  r.peakRssBytes = peakRssBytes();
+  if (check.withoutRule || check.missingInput || check.failed ||
+      check.mismatches || check.undecided)
+    r.note = std::to_string(check.checked) + " of " +
+             std::to_string(check.nodes) + " nodes checked, " +
+             std::to_string(check.mismatches + check.failed) +
+             " mismatches, " + std::to_string(check.undecided) + " undecided";
+  results.push_back(r);
+}
+
 void FileMeasurer::measurePasses(std::vector<StageResult> &results) {
   for (const PassInfo &info : getBuiltinPasses()) {
     StageResult r = make(std::string(stage::PassPrefix) + info.name);
@@ -233,6 +252,7 @@ llvm::Error FileMeasurer::run(std::vector<StageResult> &results) {
   measureWrite(results);
   measureText(results);
   measureVerify(results);
+  measureVerifyMeta(results);
   measurePasses(results);
   measureRapidJson(results);
   return llvm::Error::success();
@@ -293,6 +313,8 @@ llvm::Error profileStage(llvm::StringRef path, llvm::StringRef stageName,
       std::string out = writeProgram(*program);
     } else if (stageName == stage::Verify) {
       (void)verifyProgram(*program);
+    } else if (stageName == stage::VerifyMeta) {
+      (void)infer::checkProgram(*program);
     } else if (stageName.starts_with(stage::PassPrefix)) {
       llvm::StringRef passName =
           stageName.drop_front(llvm::StringRef(stage::PassPrefix).size());

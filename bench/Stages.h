@@ -3,7 +3,8 @@
 //
 // Measures, on one program file, every stage that runs inside a process:
 // the RapidJSON baselines (DOM parse with full precision, Writer dump of the
-// DOM), pt2ir's read and write, the text form's write and read, the verifier, and every registered pass (on a
+// DOM), pt2ir's read and write, the text form's write and read, the verifier, its shape and dtype check
+// alone, and every registered pass (on a
 // fresh copy of the program for each run). Reading also reports the memory
 // the loaded program occupies.
 //
@@ -34,6 +35,9 @@ constexpr const char *Write = "write";
 constexpr const char *WriteText = "write-text";
 constexpr const char *ReadText = "read-text";
 constexpr const char *Verify = "verify";
+/// The shape and dtype check alone (infer::checkProgram: what the
+/// verifier's meta-mismatch rule does, without reporting).
+constexpr const char *VerifyMeta = "verify-meta";
 /// Registered passes appear as `pass:<registry name>`.
 constexpr const char *PassPrefix = "pass:";
 constexpr const char *OptRoundTrip = "pt2-opt --verify-roundtrip";

@@ -7,7 +7,7 @@
 #   lib/pkgconfig/pt2ir.pc          pkg-config
 #
 # find_package(pt2ir) gives pt2ir::ir, pt2ir::json, pt2ir::treespec,
-# pt2ir::serde, pt2ir::archive, pt2ir::verifier, pt2ir::rewrite,
+# pt2ir::serde, pt2ir::archive, pt2ir::infer, pt2ir::verifier, pt2ir::rewrite,
 # pt2ir::passes and pt2ir::tools, and pt2ir::plugin for pass plugins. The
 # installed package finds its own dependencies (LLVM Support, fmt, libzip,
 # zstd, zlib) when it is loaded instead of carrying this machine's paths:
@@ -58,6 +58,7 @@ set_target_properties(pt2ir_treespec PROPERTIES EXPORT_NAME treespec)
 set_target_properties(pt2ir_serde PROPERTIES EXPORT_NAME serde)
 set_target_properties(pt2ir_text PROPERTIES EXPORT_NAME text)
 set_target_properties(pt2ir_archive PROPERTIES EXPORT_NAME archive)
+set_target_properties(pt2ir_infer PROPERTIES EXPORT_NAME infer)
 set_target_properties(pt2ir_verifier PROPERTIES EXPORT_NAME verifier)
 set_target_properties(pt2ir_passes PROPERTIES EXPORT_NAME passes)
 set_target_properties(pt2ir_rewrite PROPERTIES EXPORT_NAME rewrite)
@@ -76,7 +77,7 @@ if(PT2IR_SANITIZE)
   set(PT2IR_PC_EXTRA_LIBS "-fsanitize=address,undefined")
 endif()
 
-install(TARGETS pt2ir_ir pt2ir_json pt2ir_treespec pt2ir_serde pt2ir_text pt2ir_archive pt2ir_verifier
+install(TARGETS pt2ir_ir pt2ir_json pt2ir_treespec pt2ir_serde pt2ir_text pt2ir_archive pt2ir_infer pt2ir_verifier
                 pt2ir_rewrite pt2ir_passes pt2ir_tools
                 pt2ir_plugin pt2ir_llvm pt2ir_llvm_headers pt2ir_rapidjson
         EXPORT pt2irTargets
@@ -86,12 +87,12 @@ install(TARGETS pt2-opt pt2-diff RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # Headers that only the library's own sources include (they use RapidJSON,
 # or are implementation details) are not installed; json/ holds such headers
 # only.
-set(PT2IR_PRIVATE_HEADERS StreamingReader.h TreespecJson.h TextSyntax.h)
+set(PT2IR_PRIVATE_HEADERS StreamingReader.h TreespecJson.h TextSyntax.h RuleSupport.h)
 set(private_patterns "")
 foreach(header ${PT2IR_PRIVATE_HEADERS})
   list(APPEND private_patterns PATTERN "${header}" EXCLUDE)
 endforeach()
-foreach(folder ir treespec serde text archive verifier rewrite passes tools/lib)
+foreach(folder ir treespec serde text archive infer verifier rewrite passes tools/lib)
   install(DIRECTORY "${PROJECT_SOURCE_DIR}/${folder}/"
           DESTINATION "${PT2IR_INSTALL_INCLUDEDIR}/${folder}"
           FILES_MATCHING PATTERN "*.h" PATTERN "*.def" PATTERN "*.inc" ${private_patterns})

@@ -9,6 +9,8 @@
 
 #include "pt2ir/rewrite/Builder.h"
 
+#include "pt2ir/infer/MetaInference.h"
+
 #include "pt2ir/ir/IRContext.h"
 #include "pt2ir/ir/NodeMetadata.h"
 #include "pt2ir/ir/OperatorSchema.h"
@@ -77,7 +79,9 @@ static std::string resolveTarget(llvm::StringRef target, const OperatorRegistry 
 // Builder
 //===----------------------------------------------------------------------===//
 
-Builder::Builder(Graph &g) : graph(&g), insertPoint(g.end()) {}
+Builder::Builder(Graph &g)
+    : graph(&g), insertPoint(g.end()),
+      inferMeta([](Node &node) { return infer::fillMissingMeta(node); }) {}
 
 void Builder::setInsertionPointBefore(Node *node) {
   graph = node->getGraph();

@@ -20,8 +20,11 @@
 // would write for it.
 //
 // Output metadata is given, copied from another value, or, failing both,
-// inferred (see setMetaInference); a tensor output left without metadata is
-// an error, since every tensor of a program has an entry in tensor_values.
+// inferred: by default with the shape and dtype rules of infer/ (the same
+// ones the verifier's meta-mismatch rule and the infer-meta pass use; see
+// setMetaInference to replace them). A tensor output left without metadata
+// is an error, since every tensor of a program has an entry in
+// tensor_values.
 // Provenance metadata (stack_trace, nn_module_stack, source_fn_stack,
 // torch_fn, custom and a `from_node` record) is carried from the nodes a
 // rewrite replaces.
@@ -149,7 +152,9 @@ public:
   /// `passName`. An empty list stops carrying provenance.
   void setProvenance(llvm::ArrayRef<const Node *> replaced, llvm::StringRef passName = "");
 
-  /// Replaces how missing output metadata is inferred (default: none).
+  /// Replaces how missing output metadata is inferred. The default is
+  /// infer::fillMissingMeta (the rules of infer/Rules.def); an empty
+  /// function turns inference off.
   void setMetaInference(MetaInferenceFn fn) { inferMeta = std::move(fn); }
 
   /// Creates a call of `target` before the insertion point. `target` is a

@@ -52,6 +52,10 @@ void checkOperators(VerifierContext &ctx, Dialect dialect);
 /// schemas.
 void checkSchemaArguments(VerifierContext &ctx);
 
+/// MetaChecks.cpp: recorded output metadata against the shape and dtype
+/// rules of infer/ (meta-mismatch, meta-invalid-inputs).
+void checkMeta(VerifierContext &ctx);
+
 } // namespace pt2ir::verifier
 
 #endif

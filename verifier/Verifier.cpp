@@ -27,6 +27,8 @@ std::vector<Diagnostic> verifyProgram(const ExportedProgram &ep,
       options.coreAten) {
     verifier::checkOperators(ctx, dialect);
     verifier::checkSchemaArguments(ctx);
+    if (options.checkMeta)
+      verifier::checkMeta(ctx);
   }
   return ctx.takeDiagnostics();
 }

@@ -14,7 +14,9 @@
 //    treespec/TreespecRegistry.h);
 //  - under a dialect (the `dialect` option, else the program's `verifiers`
 //    field), or with `verifyOps` / `coreAten`: operator targets against the
-//    schema table, the dialect's rules, and node arguments against schemas.
+//    schema table, the dialect's rules, node arguments against schemas,
+//    and recorded output metadata against the shape and dtype rules of
+//    infer/ (meta-mismatch; off with `checkMeta = false`).
 //
 // docs/verifier.md lists every rule. This file deliberately does not read
 // files or print anything.
@@ -25,10 +27,24 @@
 
 #include "pt2ir/ir/ExportedProgram.h"
 #include "pt2ir/verifier/Diagnostic.h"
+#include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace pt2ir {
+
+/// How many nodes the meta-mismatch rule checked, and why it skipped the
+/// others (filled when VerifyOptions::metaCoverage points here).
+struct MetaCoverage {
+  /// Nodes whose results were inferred and compared.
+  uint64_t checked = 0;
+  /// Nodes whose target has no rule, and those targets.
+  uint64_t withoutRule = 0;
+  std::set<std::string> opsWithoutRule;
+  /// Nodes with a rule whose inputs lack metadata.
+  uint64_t missingInput = 0;
+};
 
 struct VerifyOptions {
   /// Dialect to check ("ATEN", "TRAINING"); empty means the program's own
@@ -40,6 +56,11 @@ struct VerifyOptions {
   bool coreAten = false;
   /// Deepest nesting of subgraphs examined; deeper ones are reported.
   unsigned maxSubgraphDepth = 64;
+  /// Compare recorded output metadata with the shape and dtype rules
+  /// (meta-mismatch) when the operator checks run.
+  bool checkMeta = true;
+  /// Optional: receives the coverage of the meta-mismatch rule.
+  MetaCoverage *metaCoverage = nullptr;
 };
 
 /// The dialect names the verifier knows.

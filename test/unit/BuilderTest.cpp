@@ -151,11 +151,36 @@ TEST(BuilderTest, ErrorsNameTheProblemAndLeaveTheGraphUnchanged) {
   EXPECT_NE(errorText(b.create("aten::view", {relu, relu}, {}, NodeOptions::like(relu)).takeError())
                 .find("argument 'size' of type 'SymInt[]' cannot take the Tensor value 'relu'"),
             std::string::npos);
-  // Without metadata and without an inference rule, nothing is created.
+  // Without metadata and with inference turned off, nothing is created.
+  b.setMetaInference(nullptr);
   EXPECT_NE(errorText(b.create("aten::relu", {relu}).takeError())
                 .find("has no tensor metadata: give it (NodeOptions::outputMeta or NodeOptions::metaLike)"),
             std::string::npos);
   EXPECT_EQ(g.size(), before);
+}
+
+TEST(BuilderTest, DefaultInferenceUsesTheShapeRules) {
+  ExportedProgram ep = readFile("mlp.json");
+  Graph &g = ep.getGraph();
+  Value *relu = findNode(g, "relu")->getSingleResult();
+  const TensorMeta *in = relu->getTensorMeta();
+  ASSERT_NE(in, nullptr);
+  Builder b(g);
+  b.setInsertionPointAfter(findNode(g, "relu"));
+  // No metadata given: the rules of infer/ fill it in.
+  auto sum = b.createValue("aten::sum.dim_IntList", {relu, llvm::ArrayRef<int64_t>{1}, true});
+  ASSERT_TRUE(bool(sum)) << llvm::toString(sum.takeError());
+  const TensorMeta *out = (*sum)->getTensorMeta();
+  ASSERT_NE(out, nullptr);
+  EXPECT_EQ(out->dtype, in->dtype);
+  ASSERT_EQ(out->rank(), 2u);
+  EXPECT_EQ(out->sizes[0].intValue, in->sizes[0].intValue);
+  EXPECT_EQ(out->sizes[1].intValue, 1);
+  EXPECT_EQ(out->strides[0].intValue, 1);
+  // A rule that refuses the inputs is an error naming the node.
+  auto bad = b.createValue("aten::mm", {relu, relu});
+  ASSERT_FALSE(bool(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("cannot be multiplied"), std::string::npos);
 }
 
 TEST(BuilderTest, ExtensionOperatorsAndProvenance) {

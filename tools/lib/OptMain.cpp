@@ -11,6 +11,7 @@
 
 #include "pt2ir/tools/lib/OptMain.h"
 #include "pt2ir/tools/lib/DotEmitter.h"
+#include "pt2ir/tools/lib/MetaRuleTable.h"
 #include "pt2ir/tools/lib/PassPipelineOptions.h"
 #include "pt2ir/tools/lib/Progress.h"
 #include "pt2ir/tools/lib/ProgramIO.h"
@@ -61,6 +62,11 @@ struct OptOptions {
                                    llvm::cl::value_desc("name"), llvm::cl::cat(category)};
   llvm::cl::opt<bool> list{"list", llvm::cl::desc("List what a .pt2 archive holds and exit"),
                            llvm::cl::cat(category)};
+  llvm::cl::opt<bool> listMetaRules{
+      "list-meta-rules",
+      llvm::cl::desc("Print the table of shape and dtype inference rules "
+                     "(docs/meta-rules.md, Markdown) and exit"),
+      llvm::cl::cat(category)};
   RegistryCLOptions registry{category};
   llvm::cl::opt<bool> stats{"stats", llvm::cl::desc("Print statistics instead of the program"),
                             llvm::cl::cat(category)};
@@ -148,6 +154,10 @@ int pt2OptMain(int argc, char **argv) {
                     "verifier's findings; "
                     "it cannot be combined with --no-verify\n";
     return 1;
+  }
+  if (opts.listMetaRules) {
+    printMetaRuleTable(llvm::outs(), *registry);
+    return 0;
   }
   if (opts.list) {
     if (auto err = listArchive(opts.input, llvm::outs()))

@@ -183,6 +183,7 @@ private:
   void collectSymbols();
   void collectState();
   void collectDialects();
+  void collectMetaRules();
 
   const ExportedProgram &ep;
   const StatsOptions &options;
@@ -372,6 +373,30 @@ void StatsCollector::collectDialects() {
   }
 }
 
+void StatsCollector::collectMetaRules() {
+  if (!options.runVerifier)
+    return;
+  MetaCoverage coverage;
+  VerifyOptions vo;
+  vo.verifyOps = true;
+  vo.metaCoverage = &coverage;
+  MetaRuleStats &m = stats.metaRules;
+  for (const Diagnostic &d : verifyProgram(ep, vo)) {
+    if (d.rule != "meta-mismatch" && d.rule != "meta-invalid-inputs")
+      continue;
+    if (d.severity == Severity::Error)
+      ++m.errors;
+    else
+      ++m.undecided;
+  }
+  m.checked = true;
+  m.covered = coverage.checked + coverage.missingInput;
+  m.missingInput = coverage.missingInput;
+  m.nodes = m.covered + coverage.withoutRule;
+  m.opsWithoutRule.assign(coverage.opsWithoutRule.begin(),
+                          coverage.opsWithoutRule.end());
+}
+
 ProgramStats StatsCollector::run() {
   stats.schemaMajor = ep.schemaVersion.major;
   stats.schemaMinor = ep.schemaVersion.minor;
@@ -380,6 +405,7 @@ ProgramStats StatsCollector::run() {
   collectSymbols();
   collectState();
   collectDialects();
+  collectMetaRules();
   return std::move(stats);
 }
 
@@ -441,6 +467,17 @@ void printStatsText(llvm::raw_ostream &os, const ProgramStats &s) {
   printCounts(os, s.nodesByNamespace, 2);
   os << "nodes by op:\n";
   printCounts(os, s.nodesByOp, 2);
+  if (s.metaRules.checked) {
+    const MetaRuleStats &m = s.metaRules;
+    os << "shape rules: " << m.covered << " of " << m.nodes << " nodes ("
+       << (m.nodes ? m.covered * 100 / m.nodes : 100) << "%)";
+    if (m.missingInput)
+      os << ", " << m.missingInput << " without input metadata";
+    os << "; " << m.errors << " mismatch" << (m.errors == 1 ? "" : "es")
+       << ", " << m.undecided << " undecided\n";
+    if (!m.opsWithoutRule.empty())
+      os << "  without a rule: " << llvm::join(m.opsWithoutRule, ", ") << "\n";
+  }
   os << "inputs: " << sumCounts(s.inputsByKind) << "\n";
   printCounts(os, s.inputsByKind, 2);
   os << "outputs: " << sumCounts(s.outputsByKind) << "\n";
@@ -540,6 +577,17 @@ void printStatsJson(llvm::raw_ostream &os, const ProgramStats &s) {
                                    {"higher_order", s.higherOrderOpCount},
                                    {"by_namespace", counts(s.nodesByNamespace)},
                                    {"by_op", counts(s.nodesByOp)}}},
+      {"shape_rules",
+       s.metaRules.checked
+           ? llvm::json::Value(llvm::json::Object{
+                 {"nodes", s.metaRules.nodes},
+                 {"covered", s.metaRules.covered},
+                 {"missing_input", s.metaRules.missingInput},
+                 {"mismatches", s.metaRules.errors},
+                 {"undecided", s.metaRules.undecided},
+                 {"ops_without_rule",
+                  llvm::json::Array(s.metaRules.opsWithoutRule)}})
+           : llvm::json::Value(nullptr)},
       {"inputs", counts(s.inputsByKind)},
       {"outputs", counts(s.outputsByKind)},
       {"symbols", std::move(symbols)},

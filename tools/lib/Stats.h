@@ -12,7 +12,9 @@
 //    bytes (dtype size x product of sizes); symbolic sizes give expressions
 //    (`4*s0`), and totals add the concrete part and the symbolic terms;
 //  - the dialects named in `verifiers` and, optionally, whether the program
-//    passes the verifier under each dialect.
+//    passes the verifier under each dialect;
+//  - with the verifier, the coverage of the nodes by the shape and dtype
+//    rules of infer/ and the meta-mismatch findings.
 //
 // computeStats gathers, the printers format; nothing here reads files.
 //
@@ -92,6 +94,23 @@ struct StateTotals {
   std::string bytes;
 };
 
+/// Coverage of the program's nodes by the shape and dtype rules, and what
+/// the verifier's meta-mismatch rule found.
+struct MetaRuleStats {
+  bool checked = false;
+  /// Every node (subgraphs included).
+  uint64_t nodes = 0;
+  /// Nodes whose target has a rule.
+  uint64_t covered = 0;
+  /// Covered nodes skipped because an input lacks metadata.
+  uint64_t missingInput = 0;
+  /// meta-mismatch and meta-invalid-inputs errors; undecided warnings.
+  uint64_t errors = 0;
+  uint64_t undecided = 0;
+  /// Targets without a rule, sorted.
+  std::vector<std::string> opsWithoutRule;
+};
+
 struct ProgramStats {
   int64_t schemaMajor = 0, schemaMinor = 0;
   std::string torchVersion;
@@ -114,6 +133,7 @@ struct ProgramStats {
   std::vector<StateTensorStats> stateTensors;
   std::vector<StateTotals> stateTotals;
   std::vector<DialectStats> dialects;
+  MetaRuleStats metaRules;
 };
 
 /// The namespace of a target: `aten` for `torch.ops.aten.add.Tensor`,

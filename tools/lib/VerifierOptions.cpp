@@ -36,6 +36,10 @@ VerifierCLOptions::VerifierCLOptions(cl::OptionCategory &category)
                      cl::desc("Require every aten operator to be a core ATen "
                               "operator (the `core` tag)"),
                      cl::cat(category)),
+      noVerifyMeta("no-verify-meta",
+                   cl::desc("Do not compare recorded output metadata with "
+                            "the shape and dtype rules (meta-mismatch)"),
+                   cl::cat(category)),
       verifyDiagnostics(
           "verify-diagnostics",
           cl::desc("Compare the verifier's findings with the expectations of "
@@ -63,6 +67,7 @@ VerifyOptions makeVerifyOptions(const VerifierCLOptions &flags) {
   }
   options.verifyOps = flags.verifyOps;
   options.coreAten = flags.verifyCoreAten;
+  options.checkMeta = !flags.noVerifyMeta;
   return options;
 }
 

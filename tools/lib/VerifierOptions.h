@@ -12,6 +12,8 @@
 //   --verify-ops                check operators against the schema table even
 //                               when no dialect applies
 //   --verify-core-aten          require the `core` tag on every aten operator
+//   --no-verify-meta            skip the meta-mismatch rule (recorded
+//                               metadata against the shape and dtype rules)
 //   --verify-diagnostics        compare the findings with expectations
 //                               instead of printing them (as mlir-opt's
 //                               -verify-diagnostics does): a match succeeds,
@@ -50,6 +52,7 @@ struct VerifierCLOptions {
   llvm::cl::opt<DialectChoice> dialect;
   llvm::cl::opt<bool> verifyOps;
   llvm::cl::opt<bool> verifyCoreAten;
+  llvm::cl::opt<bool> noVerifyMeta;
   llvm::cl::opt<bool> verifyDiagnostics;
   llvm::cl::opt<std::string> expectedDiagnostics;
 };

@@ -1,0 +1,398 @@
+//===- MetaInference.cpp - The rule table, sessions, comparison, filling --===//
+
+#include "pt2ir/infer/MetaInference.h"
+#include "pt2ir/infer/RuleSupport.h"
+
+#include "pt2ir/ir/ExportedProgram.h"
+#include "pt2ir/ir/Graph.h"
+#include "pt2ir/ir/IRContext.h"
+#include "pt2ir/ir/Node.h"
+#include "pt2ir/ir/Value.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <limits>
+
+namespace pt2ir::infer {
+
+namespace {
+
+const RuleInfo kRules[] = {
+#define PT2IR_META_RULE(OP, FAMILY, FN, COVERS)                                \
+  {OP, #FAMILY, COVERS, &detail::FN},
+#include "pt2ir/infer/Rules.def"
+};
+
+const llvm::StringMap<const RuleInfo *> &ruleMap() {
+  static const llvm::StringMap<const RuleInfo *> map = [] {
+    llvm::StringMap<const RuleInfo *> m;
+    for (const RuleInfo &r : kRules)
+      m.try_emplace(r.op, &r);
+    return m;
+  }();
+  return map;
+}
+
+std::string symValueText(const SymValue &v) {
+  switch (v.kind) {
+  case SymValue::Kind::Int:
+    return std::to_string(v.intValue);
+  case SymValue::Kind::Expr:
+    return v.expr.exprStr.str();
+  case SymValue::Kind::Bool:
+    return v.boolValue ? "True" : "False";
+  case SymValue::Kind::Float:
+    return std::to_string(v.floatValue);
+  }
+  return "?";
+}
+
+} // namespace
+
+llvm::ArrayRef<RuleInfo> listRules() { return kRules; }
+
+const RuleInfo *findRule(llvm::StringRef target) {
+  target.consume_front("torch.ops.");
+  const auto &map = ruleMap();
+  auto it = map.find(target);
+  return it == map.end() ? nullptr : it->second;
+}
+
+InferenceSession::InferenceSession(const ExportedProgram *program)
+    : program(program) {
+  if (!program)
+    return;
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  for (const auto &[name, rc] : program->rangeConstraints)
+    ranges[name] = std::make_pair(rc.minVal ? double(*rc.minVal) : -inf,
+                                  rc.maxVal ? double(*rc.maxVal) : inf);
+}
+
+SymbolRange InferenceSession::rangeOf(llvm::StringRef symbol) const {
+  auto it = ranges.find(symbol);
+  if (it == ranges.end())
+    return std::nullopt;
+  return it->second;
+}
+
+llvm::Expected<Dim> InferenceSession::dimOf(const SymValue &value) {
+  if (value.kind == SymValue::Kind::Int)
+    return Dim(value.intValue);
+  if (value.kind != SymValue::Kind::Expr)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "a bool or float constant is not a size");
+  const char *key = value.expr.exprStr.data();
+  auto it = dimCache.find(key);
+  if (it != dimCache.end())
+    return it->second;
+  auto parsed = sym::parseSymExpr(value.expr.exprStr);
+  if (!parsed)
+    return parsed.takeError();
+  Dim d = Dim::symbolic(*parsed);
+  // Interned text: equal pointers mean equal text for the program's life.
+  dimCache.try_emplace(key, d);
+  return d;
+}
+
+llvm::Expected<Shape> InferenceSession::shapeOf(const TensorMeta &meta) {
+  Shape out;
+  out.reserve(meta.sizes.size());
+  for (const SymValue &v : meta.sizes) {
+    auto d = dimOf(v);
+    if (!d)
+      return d.takeError();
+    out.push_back(std::move(*d));
+  }
+  return out;
+}
+
+llvm::Expected<Shape> InferenceSession::stridesOf(const TensorMeta &meta) {
+  Shape out;
+  out.reserve(meta.strides.size());
+  for (const SymValue &v : meta.strides) {
+    auto d = dimOf(v);
+    if (!d)
+      return d.takeError();
+    out.push_back(std::move(*d));
+  }
+  return out;
+}
+
+InferResult InferenceSession::infer(const Node &node) {
+  InferResult result;
+  const RuleInfo *rule = findRule(node.getTarget());
+  if (!rule)
+    return result;
+  auto results = rule->fn(*this, node);
+  if (!results) {
+    llvm::Error err = results.takeError();
+    result.status = err.isA<detail::MissingInputError>() ? InferStatus::MissingInput
+                                                         : InferStatus::Failed;
+    result.message = llvm::toString(std::move(err));
+    return result;
+  }
+  result.status = InferStatus::Ok;
+  result.results = std::move(*results);
+  return result;
+}
+
+std::vector<MetaMismatch>
+InferenceSession::compareTensor(const TensorMeta &recorded,
+                                const TensorInfo &inferred) {
+  std::vector<MetaMismatch> out;
+  if (inferred.dtypeChecked && recorded.dtype != inferred.dtype)
+    out.push_back({"dtype", scalarTypeName(recorded.dtype).str(),
+                   scalarTypeName(inferred.dtype).str(), false});
+  auto lookup = [this](llvm::StringRef s) { return rangeOf(s); };
+  auto compareList = [&](const char *field, const std::vector<SymValue> &rec,
+                         const Shape &inf) {
+    if (rec.size() != inf.size()) {
+      out.push_back({std::string(field) == "size" ? "rank" : "stride rank",
+                     std::to_string(rec.size()), std::to_string(inf.size()),
+                     false});
+      return;
+    }
+    for (size_t i = 0; i < rec.size(); ++i) {
+      auto d = dimOf(rec[i]);
+      if (!d) {
+        llvm::consumeError(d.takeError());
+        continue;
+      }
+      Equality eq = compareDims(*d, inf[i], lookup);
+      if (eq == Equality::Equal)
+        continue;
+      if (eq == Equality::Unknown && inf[i].isUnknown())
+        continue;
+      out.push_back({std::string(field) + "[" + std::to_string(i) + "]",
+                     symValueText(rec[i]), inf[i].str(),
+                     eq == Equality::Unknown});
+    }
+  };
+  compareList("size", recorded.sizes, inferred.shape);
+  if (inferred.strides && recorded.sizes.size() == inferred.shape.size()) {
+    // Strides of size-1 dimensions carry no meaning; torch leaves them as
+    // they fall. Compare the others only.
+    std::vector<SymValue> rec;
+    Shape inf;
+    for (size_t i = 0; i < recorded.strides.size() && i < inferred.strides->size(); ++i) {
+      if (i < inferred.shape.size() && inferred.shape[i].isStaticValue(1))
+        continue;
+      rec.push_back(recorded.strides[i]);
+      inf.push_back((*inferred.strides)[i]);
+    }
+    if (recorded.strides.size() != inferred.strides->size())
+      out.push_back({"stride rank", std::to_string(recorded.strides.size()),
+                     std::to_string(inferred.strides->size()), false});
+    else
+      compareList("stride", rec, inf);
+  }
+  return out;
+}
+
+std::vector<OutputMismatch>
+InferenceSession::compareOutputs(const Node &node, const InferResult &r) {
+  std::vector<OutputMismatch> out;
+  auto lookup = [this](llvm::StringRef s) { return rangeOf(s); };
+  auto tensor = [&](size_t i, const Use *use, const TensorInfo &info) {
+    const Value *v = use ? use->get() : nullptr;
+    const TensorMeta *rec = v ? v->getTensorMeta() : nullptr;
+    if (!rec)
+      return;
+    for (MetaMismatch &m : compareTensor(*rec, info))
+      out.push_back({i, v, std::move(m)});
+  };
+  const auto &outputs = node.getOutputs();
+  for (size_t i = 0; i < outputs.size() && i < r.results.size(); ++i) {
+    const Argument &o = outputs[i];
+    const ResultInfo &res = r.results[i];
+    switch (o.getKind()) {
+    case ArgKind::Tensor:
+      if (res.kind == ResultInfo::Kind::Tensor)
+        tensor(i, o.getRef(), res.tensor);
+      break;
+    case ArgKind::Tensors: {
+      if (res.kind != ResultInfo::Kind::TensorList)
+        break;
+      const auto &refs = o.getRefs();
+      if (refs.size() != res.tensors.size()) {
+        out.push_back({i, nullptr,
+                       {"count", std::to_string(refs.size()),
+                        std::to_string(res.tensors.size()), false}});
+        break;
+      }
+      for (size_t j = 0; j < refs.size(); ++j)
+        tensor(i, refs[j], res.tensors[j]);
+      break;
+    }
+    case ArgKind::SymInt: {
+      if (res.kind != ResultInfo::Kind::SymInt || res.symInt.isUnknown())
+        break;
+      const SymArg &sa = o.getSym();
+      const Value *v = sa.ref ? sa.ref->get() : nullptr;
+      const SymValue *meta = v ? v->getSymIntMeta() : nullptr;
+      if (!meta)
+        break;
+      auto rec = dimOf(*meta);
+      if (!rec) {
+        llvm::consumeError(rec.takeError());
+        break;
+      }
+      Equality eq = compareDims(*rec, res.symInt, lookup);
+      if (eq != Equality::Equal)
+        out.push_back({i, v,
+                       {"value", symValueText(*meta), res.symInt.str(),
+                        eq == Equality::Unknown}});
+      break;
+    }
+    default:
+      break;
+    }
+  }
+  return out;
+}
+
+static void checkGraph(const Graph &g, InferenceSession &session,
+                       ProgramCheck &c, unsigned depth) {
+  for (const Node &n : g.getNodes()) {
+    if (depth < 256)
+      for (const Graph *sub : n.getSubgraphs())
+        checkGraph(*sub, session, c, depth + 1);
+    ++c.nodes;
+    if (!findRule(n.getTarget())) {
+      ++c.withoutRule;
+      continue;
+    }
+    InferResult r = session.infer(n);
+    if (r.status == InferStatus::MissingInput) {
+      ++c.missingInput;
+      continue;
+    }
+    ++c.checked;
+    if (r.status == InferStatus::Failed) {
+      ++c.failed;
+      continue;
+    }
+    for (const OutputMismatch &m : session.compareOutputs(n, r))
+      ++(m.mismatch.undecided ? c.undecided : c.mismatches);
+  }
+}
+
+ProgramCheck checkProgram(const ExportedProgram &program) {
+  InferenceSession session(&program);
+  ProgramCheck c;
+  checkGraph(program.getGraph(), session, c, 0);
+  return c;
+}
+
+static SymValue symValueOf(IRContext &ctx, const Dim &d) {
+  if (d.isStatic())
+    return SymValue::ofInt(d.getValue());
+  return SymValue::ofExpr(ctx.intern(d.str()));
+}
+
+TensorMeta toTensorMeta(IRContext &ctx, const TensorInfo &info) {
+  TensorMeta meta;
+  meta.dtype = info.dtype;
+  meta.device = info.device;
+  if (meta.device.type.empty())
+    meta.device.type = ctx.intern("cpu");
+  else
+    meta.device.type = ctx.intern(meta.device.type);
+  meta.layout = info.layout;
+  meta.requiresGrad = info.requiresGrad;
+  meta.storageOffset = SymValue::ofInt(0);
+  for (const Dim &d : info.shape)
+    meta.sizes.push_back(symValueOf(ctx, d));
+  Shape strides = info.strides ? *info.strides : contiguousStrides(info.shape);
+  for (const Dim &d : strides)
+    meta.strides.push_back(symValueOf(ctx, d));
+  return meta;
+}
+
+static llvm::Error fillError(const Node &node, const llvm::Twine &what) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 ("cannot infer the metadata of '" +
+                                  node.getName() + "' (" + node.getTarget() +
+                                  "): " + what)
+                                     .str());
+}
+
+static bool hasUnknownDim(const TensorInfo &t) {
+  for (const Dim &d : t.shape)
+    if (d.isUnknown())
+      return true;
+  return false;
+}
+
+llvm::Error fillMissingMeta(Node &node, InferenceSession &session) {
+  // Nothing to do when every output has its metadata.
+  bool missing = false;
+  for (Value *v : node.getResults())
+    if ((v->getType() == ValueType::Tensor && !v->getTensorMeta()) ||
+        (v->getType() == ValueType::SymInt && !v->getSymIntMeta()))
+      missing = true;
+  if (!missing || !findRule(node.getTarget()))
+    return llvm::Error::success();
+  InferResult r = session.infer(node);
+  if (r.status != InferStatus::Ok)
+    return fillError(node, r.message);
+  IRContext &ctx = node.getGraph()->getContext();
+  auto fillTensor = [&](Use *use, const TensorInfo *info) -> llvm::Error {
+    Value *v = use ? use->get() : nullptr;
+    if (!v || v->getTensorMeta())
+      return llvm::Error::success();
+    if (!info || hasUnknownDim(*info))
+      return fillError(node, "the rule does not determine output '" +
+                                 v->getName() + "'");
+    v->setTensorMeta(toTensorMeta(ctx, *info));
+    return llvm::Error::success();
+  };
+  const auto &outputs = node.getOutputs();
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const Argument &out = outputs[i];
+    const ResultInfo *res = i < r.results.size() ? &r.results[i] : nullptr;
+    switch (out.getKind()) {
+    case ArgKind::Tensor:
+      if (auto err = fillTensor(out.getRef(),
+                                res && res->kind == ResultInfo::Kind::Tensor
+                                    ? &res->tensor
+                                    : nullptr))
+        return err;
+      break;
+    case ArgKind::Tensors: {
+      const auto &refs = out.getRefs();
+      for (size_t j = 0; j < refs.size(); ++j) {
+        const TensorInfo *info = nullptr;
+        if (res && res->kind == ResultInfo::Kind::TensorList &&
+            j < res->tensors.size())
+          info = &res->tensors[j];
+        if (auto err = fillTensor(refs[j], info))
+          return err;
+      }
+      break;
+    }
+    case ArgKind::SymInt: {
+      const SymArg &sa = out.getSym();
+      Value *v = sa.ref ? sa.ref->get() : nullptr;
+      if (!v || v->getSymIntMeta())
+        break;
+      if (!res || res->kind != ResultInfo::Kind::SymInt ||
+          res->symInt.isUnknown())
+        return fillError(node, "the rule does not determine output '" +
+                                   v->getName() + "'");
+      v->setSymMeta(symValueOf(ctx, res->symInt));
+      break;
+    }
+    default:
+      break;
+    }
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error fillMissingMeta(Node &node) {
+  InferenceSession session;
+  return fillMissingMeta(node, session);
+}
+
+} // namespace pt2ir::infer
