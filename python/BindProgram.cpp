@@ -109,8 +109,10 @@ void save(const ProgramPtr &p, const std::string &path) {
     std::vector<std::string> json{writeProgram(p->get())};
     LoadedInput input;
     input.path = p->path.empty() ? p->displayName : p->path;
-    input.programs.push_back(
-        LoadedProgram{p->modelName, p->displayName, "", ExportedProgram()});
+    LoadedProgram entry;
+    entry.modelName = p->modelName;
+    entry.displayName = p->displayName;
+    input.programs.push_back(std::move(entry));
     // Lend the archive's entries to the writer rather than copying them.
     input.archive = std::move(p->archive);
     err = writeOutput(path, input, json);
