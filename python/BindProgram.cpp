@@ -22,6 +22,7 @@
 #include "pt2ir/python/PyProgram.h"
 #include "pt2ir/serde/ProgramReader.h"
 #include "pt2ir/serde/ProgramWriter.h"
+#include "pt2ir/text/TextFormat.h"
 #include "pt2ir/tools/lib/ProgramIO.h"
 #include "pt2ir/verifier/Verifier.h"
 
@@ -76,7 +77,7 @@ ProgramPtr loads(py::handle data, const std::shared_ptr<PyRegistry> &registry) {
     text = data.cast<std::string>();
   else
     raise(ErrorKind::Read,
-          "loads takes the JSON text of a program as str or bytes");
+          "loads takes a program (JSON or the text form) as str or bytes");
   if (llvm::StringRef(text).starts_with("PK"))
     raise(ErrorKind::Read,
           "<string>: error: this is a zip archive; loads reads the JSON "
@@ -87,7 +88,14 @@ ProgramPtr loads(py::handle data, const std::shared_ptr<PyRegistry> &registry) {
   std::optional<llvm::Expected<ExportedProgram>> read;
   {
     py::gil_scoped_release release;
-    read.emplace(readProgram(text, options));
+    if (looksLikeProgramText(text)) {
+      TextReadOptions textOptions;
+      textOptions.registry = options.registry;
+      textOptions.fileName = options.fileName;
+      read.emplace(readProgramText(text, textOptions));
+    } else {
+      read.emplace(readProgram(text, options));
+    }
   }
   auto p =
       std::make_shared<PyProgram>(unwrap(std::move(*read), ErrorKind::Read));
@@ -106,7 +114,10 @@ void save(const ProgramPtr &p, const std::string &path) {
   llvm::Error err = llvm::Error::success();
   {
     LongOperation op(*p, "save");
-    std::vector<std::string> json{writeProgram(p->get())};
+    // A `.pt2ir` name gets the text form, as `pt2-opt -o FILE.pt2ir` does.
+    bool text = llvm::StringRef(path).ends_with(".pt2ir");
+    std::vector<std::string> json{text ? writeProgramText(p->get())
+                                       : writeProgram(p->get())};
     LoadedInput input;
     input.path = p->path.empty() ? p->displayName : p->path;
     LoadedProgram entry;

@@ -1,4 +1,4 @@
-"""pt2ir.load / loads / Program.save / dumps: JSON and .pt2 archives."""
+"""pt2ir.load / loads / Program.save / dumps: JSON, the text form and .pt2 archives."""
 
 import zipfile
 
@@ -73,6 +73,15 @@ def test_save_by_extension_writes_json_for_other_paths(corpus, tmp_path):
     out = tmp_path / "copy.txt"
     program.save(str(out))
     assert out.read_text() == (corpus / "mlp.json").read_text()
+
+
+def test_save_to_pt2ir_writes_the_text_form_and_reads_back(corpus, tmp_path):
+    program = pt2ir.load(str(corpus / "mlp.json"))
+    out = tmp_path / "mlp.pt2ir"
+    program.save(str(out))
+    assert out.read_text().startswith("program schema")
+    assert pt2ir.load(str(out)).dumps() == program.dumps()
+    assert pt2ir.loads(out.read_text()).dumps() == program.dumps()
 
 
 def test_model_picks_one_of_an_archive(corpus, tmp_path):
