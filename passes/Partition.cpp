@@ -225,34 +225,65 @@ private:
 /// back: a path from `a` to `b` through an outside node. (A path from `b`
 /// back to `a` cannot exist: the contracted graph is acyclic.) The search
 /// stops at the position of `b`'s last node.
+///
+/// The edges leaving `a` are taken lazily, nearest to `b` first (a merge of
+/// the members' sorted successor lists, read backwards from `b`'s last
+/// position), and each is searched before the next is read. A node with
+/// users all over the program (a mask every layer reads) then costs the
+/// few edges next to `b` in a check that finds a path, not all its users
+/// before `b`: scanning them all made the checks grow with the depth of
+/// the program.
 bool wouldCycle(const NodeDag &dag, Partitions &parts, unsigned a, unsigned b,
                 std::vector<unsigned> &stamp, unsigned epoch) {
   unsigned last = parts.getLast(b);
+  // (successor position, member index, successor index) per member.
+  struct Cursor {
+    unsigned pos, member, index;
+    bool operator<(const Cursor &o) const { return pos < o.pos; }
+  };
+  llvm::SmallVector<Cursor, 16> heap;
+  const std::vector<unsigned> &members = parts.getMembers(a);
+  for (unsigned i = 0; i < members.size(); ++i) {
+    llvm::ArrayRef<unsigned> succs = dag.succs[members[i]];
+    unsigned end = unsigned(std::lower_bound(succs.begin(), succs.end(), last) -
+                            succs.begin());
+    if (end)
+      heap.push_back({succs[end - 1], i, end - 1});
+  }
+  std::make_heap(heap.begin(), heap.end());
   llvm::SmallVector<unsigned, 32> work;
-  for (unsigned m : parts.getMembers(a))
-    for (unsigned s : dag.succs[m]) {
-      if (s >= last)
-        break; // Successors are sorted by position.
-      unsigned r = parts.find(s);
-      if (r != a && r != b && stamp[s] != epoch) {
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end());
+    Cursor &c = heap.back();
+    unsigned root = c.pos;
+    if (c.index) {
+      c.pos = dag.succs[members[c.member]][--c.index];
+      std::push_heap(heap.begin(), heap.end());
+    } else {
+      heap.pop_back();
+    }
+    if (stamp[root] == epoch)
+      continue;
+    unsigned r = parts.find(root);
+    if (r == a || r == b)
+      continue;
+    stamp[root] = epoch;
+    work.push_back(root);
+    while (!work.empty()) {
+      unsigned n = work.pop_back_val();
+      for (unsigned s : dag.succs[n]) {
+        if (s > last)
+          break; // Successors are sorted by position.
+        if (stamp[s] == epoch)
+          continue;
+        unsigned part = parts.find(s);
+        if (part == b)
+          return true;
+        if (part == a)
+          continue; // Unreachable: `a` is convex.
         stamp[s] = epoch;
         work.push_back(s);
       }
-    }
-  while (!work.empty()) {
-    unsigned n = work.pop_back_val();
-    for (unsigned s : dag.succs[n]) {
-      if (s > last)
-        break;
-      if (stamp[s] == epoch)
-        continue;
-      unsigned r = parts.find(s);
-      if (r == b)
-        return true;
-      if (r == a)
-        continue; // Unreachable: `a` is convex.
-      stamp[s] = epoch;
-      work.push_back(s);
     }
   }
   return false;
