@@ -289,44 +289,56 @@ bool wouldCycle(const NodeDag &dag, Partitions &parts, unsigned a, unsigned b,
   return false;
 }
 
+/// The `custom` metadata texts of one partition's tag, built once for all
+/// its nodes.
+struct DelegationTag {
+  DelegationTag(ExportedProgram &ep, llvm::StringRef tag)
+      : entry("\"delegation_tag\": \"" + tag.str() + "\""),
+        key(ep.intern("custom")), alone(ep.intern("{" + entry + "}")) {}
+  std::string entry;   ///< `"delegation_tag": "<tag>"`
+  llvm::StringRef key; ///< `custom`, interned.
+  /// The metadata of a node without other custom keys, interned.
+  llvm::StringRef alone;
+};
+
 /// Sets `"delegation_tag": tag` in the `custom` metadata of `node`, keeping
 /// the other keys as written.
 llvm::Error setDelegationTag(ExportedProgram &ep, Node &node,
-                             llvm::StringRef tag) {
+                             const DelegationTag &tag) {
   StringPairs &md = node.getMetadata();
-  std::string entry = "\"delegation_tag\": \"" + tag.str() + "\"";
-  std::optional<llvm::StringRef> custom = lookupMetadata(md, "custom");
-  std::string text;
+  std::optional<llvm::StringRef> custom = lookupMetadata(md, tag.key);
   if (!custom || custom->trim().empty() || custom->trim() == "{}") {
-    text = "{" + entry + "}";
-  } else {
-    auto parsed = parseJsonMetadata(*custom);
-    if (!parsed)
-      return makeError("partition: the custom metadata of node '" +
-                       node.getName() + "' is not JSON: " +
-                       llvm::toString(parsed.takeError()));
-    const llvm::json::Object *obj = parsed->getAsObject();
-    if (!obj)
-      return makeError("partition: the custom metadata of node '" +
-                       node.getName() + "' is not a JSON object");
-    llvm::StringRef trimmed = custom->rtrim();
-    if (const llvm::json::Value *old = obj->get("delegation_tag")) {
-      std::string oldEntry;
-      llvm::raw_string_ostream os(oldEntry);
-      os << "\"delegation_tag\": " << *old;
-      size_t at = trimmed.find(oldEntry);
-      if (at == llvm::StringRef::npos)
-        return makeError("partition: cannot rewrite the delegation_tag in the "
-                         "custom metadata of node '" +
-                         node.getName() + "'");
-      text = (trimmed.take_front(at) + entry +
-              trimmed.drop_front(at + oldEntry.size()))
-                 .str();
-    } else {
-      text = (trimmed.drop_back() + ", " + entry + "}").str();
-    }
+    setMetadata(md, tag.key, tag.alone);
+    return llvm::Error::success();
   }
-  setMetadata(md, ep.intern("custom"), ep.intern(text));
+  const std::string &entry = tag.entry;
+  std::string text;
+  auto parsed = parseJsonMetadata(*custom);
+  if (!parsed)
+    return makeError("partition: the custom metadata of node '" +
+                     node.getName() + "' is not JSON: " +
+                     llvm::toString(parsed.takeError()));
+  const llvm::json::Object *obj = parsed->getAsObject();
+  if (!obj)
+    return makeError("partition: the custom metadata of node '" +
+                     node.getName() + "' is not a JSON object");
+  llvm::StringRef trimmed = custom->rtrim();
+  if (const llvm::json::Value *old = obj->get("delegation_tag")) {
+    std::string oldEntry;
+    llvm::raw_string_ostream os(oldEntry);
+    os << "\"delegation_tag\": " << *old;
+    size_t at = trimmed.find(oldEntry);
+    if (at == llvm::StringRef::npos)
+      return makeError("partition: cannot rewrite the delegation_tag in the "
+                       "custom metadata of node '" +
+                       node.getName() + "'");
+    text = (trimmed.take_front(at) + entry +
+            trimmed.drop_front(at + oldEntry.size()))
+               .str();
+  } else {
+    text = (trimmed.drop_back() + ", " + entry + "}").str();
+  }
+  setMetadata(md, tag.key, ep.intern(text));
   return llvm::Error::success();
 }
 
@@ -515,8 +527,9 @@ public:
           return err;
         continue;
       }
+      DelegationTag texts(ep, tag);
       for (Node *node : partitionNodes[i])
-        if (auto err = setDelegationTag(ep, *node, tag))
+        if (auto err = setDelegationTag(ep, *node, texts))
           return err;
     }
     addStatistic("partitions", int64_t(partitionNodes.size()));
