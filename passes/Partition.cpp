@@ -182,14 +182,18 @@ struct NodeDag {
   }
 };
 
-/// Union-find over node positions with member lists per root.
+/// Union-find over node positions, with each partition's members in a list
+/// threaded through one array (joining two lists is constant time).
 class Partitions {
 public:
-  explicit Partitions(unsigned n) : parent(n), members(n), last(n) {
+  static constexpr unsigned kEnd = ~0u;
+
+  explicit Partitions(unsigned n)
+      : parent(n), next(n, kEnd), tail(n), size(n, 1), first(n), last(n) {
     std::iota(parent.begin(), parent.end(), 0u);
+    std::iota(tail.begin(), tail.end(), 0u);
+    std::iota(first.begin(), first.end(), 0u);
     std::iota(last.begin(), last.end(), 0u);
-    for (unsigned i = 0; i < n; ++i)
-      members[i] = {i};
   }
   unsigned find(unsigned x) {
     while (parent[x] != x)
@@ -201,23 +205,27 @@ public:
     b = find(b);
     if (a == b)
       return;
-    if (members[a].size() < members[b].size())
+    if (size[a] < size[b])
       std::swap(a, b);
     parent[b] = a;
+    next[tail[a]] = b; // A root heads its list.
+    tail[a] = tail[b];
+    size[a] += size[b];
+    first[a] = std::min(first[a], first[b]);
     last[a] = std::max(last[a], last[b]);
-    members[a].insert(members[a].end(), members[b].begin(), members[b].end());
-    members[b].clear();
   }
-  const std::vector<unsigned> &getMembers(unsigned root) const {
-    return members[root];
-  }
-  /// The position of the last node of the partition rooted at `root`.
+  /// The member after `x` in its partition's list, or kEnd; the list of the
+  /// partition rooted at `root` starts at `root`.
+  unsigned getNext(unsigned x) const { return next[x]; }
+  /// The member count of the partition rooted at `root`.
+  unsigned getSize(unsigned root) const { return size[root]; }
+  /// The positions of the first and last nodes of the partition rooted at
+  /// `root`.
+  unsigned getFirst(unsigned root) const { return first[root]; }
   unsigned getLast(unsigned root) const { return last[root]; }
 
 private:
-  std::vector<unsigned> parent;
-  std::vector<std::vector<unsigned>> members;
-  std::vector<unsigned> last;
+  std::vector<unsigned> parent, next, tail, size, first, last;
 };
 
 /// True when merging the partition rooted at `a` into the one rooted at
@@ -236,19 +244,18 @@ private:
 bool wouldCycle(const NodeDag &dag, Partitions &parts, unsigned a, unsigned b,
                 std::vector<unsigned> &stamp, unsigned epoch) {
   unsigned last = parts.getLast(b);
-  // (successor position, member index, successor index) per member.
+  // (successor position, member, successor index) per member.
   struct Cursor {
     unsigned pos, member, index;
     bool operator<(const Cursor &o) const { return pos < o.pos; }
   };
   llvm::SmallVector<Cursor, 16> heap;
-  const std::vector<unsigned> &members = parts.getMembers(a);
-  for (unsigned i = 0; i < members.size(); ++i) {
-    llvm::ArrayRef<unsigned> succs = dag.succs[members[i]];
+  for (unsigned m = a; m != Partitions::kEnd; m = parts.getNext(m)) {
+    llvm::ArrayRef<unsigned> succs = dag.succs[m];
     unsigned end = unsigned(std::lower_bound(succs.begin(), succs.end(), last) -
                             succs.begin());
     if (end)
-      heap.push_back({succs[end - 1], i, end - 1});
+      heap.push_back({succs[end - 1], m, end - 1});
   }
   std::make_heap(heap.begin(), heap.end());
   llvm::SmallVector<unsigned, 32> work;
@@ -257,7 +264,7 @@ bool wouldCycle(const NodeDag &dag, Partitions &parts, unsigned a, unsigned b,
     Cursor &c = heap.back();
     unsigned root = c.pos;
     if (c.index) {
-      c.pos = dag.succs[members[c.member]][--c.index];
+      c.pos = dag.succs[c.member][--c.index];
       std::push_heap(heap.begin(), heap.end());
     } else {
       heap.pop_back();
@@ -471,8 +478,8 @@ public:
           unsigned a = parts.find(p), b = parts.find(i);
           if (a == b)
             continue;
-          std::pair<size_t, size_t> version{parts.getMembers(a).size(),
-                                            parts.getMembers(b).size()};
+          std::pair<size_t, size_t> version{parts.getSize(a),
+                                            parts.getSize(b)};
           auto known = failed.find({a, b});
           if (known != failed.end() && known->second == version)
             continue;
@@ -491,25 +498,25 @@ public:
     for (unsigned i = 0; i < n; ++i)
       if (isSupported[i] && parts.find(i) == i)
         roots.push_back(i);
-    auto firstOf = [&](unsigned r) {
-      const auto &m = parts.getMembers(r);
-      return *std::min_element(m.begin(), m.end());
-    };
     llvm::erase_if(roots, [&](unsigned r) {
-      return parts.getMembers(r).size() < std::max(minSize, 1u);
+      return parts.getSize(r) < std::max(minSize, 1u);
     });
     if (maxPartitions && roots.size() > maxPartitions) {
       std::stable_sort(roots.begin(), roots.end(), [&](unsigned a, unsigned b) {
-        return parts.getMembers(a).size() > parts.getMembers(b).size();
+        return parts.getSize(a) > parts.getSize(b);
       });
       roots.resize(maxPartitions);
     }
-    llvm::sort(roots, [&](unsigned a, unsigned b) { return firstOf(a) < firstOf(b); });
+    llvm::sort(roots, [&](unsigned a, unsigned b) {
+      return parts.getFirst(a) < parts.getFirst(b);
+    });
 
     int64_t placed = 0;
     std::vector<std::vector<Node *>> partitionNodes;
     for (unsigned r : roots) {
-      std::vector<unsigned> members = parts.getMembers(r);
+      std::vector<unsigned> members;
+      for (unsigned m = r; m != Partitions::kEnd; m = parts.getNext(m))
+        members.push_back(m);
       llvm::sort(members);
       std::vector<Node *> nodes;
       for (unsigned m : members)
