@@ -9,23 +9,35 @@ struct ScalarTypeInfo {
   int64_t value;
   const char *name;
   const char *shortName;
+  /// torch's attribute name (`torch.float32`).
+  const char *torchName;
   unsigned bytes;
 };
 } // namespace
 
 static const ScalarTypeInfo ScalarTypes[] = {
-    {0, "UNKNOWN", "unknown", 0},      {1, "BYTE", "u8", 1},
-    {2, "CHAR", "i8", 1},              {3, "SHORT", "i16", 2},
-    {4, "INT", "i32", 4},              {5, "LONG", "i64", 8},
-    {6, "HALF", "f16", 2},             {7, "FLOAT", "f32", 4},
-    {8, "DOUBLE", "f64", 8},           {9, "COMPLEXHALF", "c32", 4},
-    {10, "COMPLEXFLOAT", "c64", 8},    {11, "COMPLEXDOUBLE", "c128", 16},
-    {12, "BOOL", "bool", 1},           {13, "BFLOAT16", "bf16", 2},
-    {28, "UINT16", "u16", 2},          {29, "FLOAT8E4M3FN", "f8e4m3fn", 1},
-    {30, "FLOAT8E5M2", "f8e5m2", 1},   {31, "FLOAT8E4M3FNUZ", "f8e4m3fnuz", 1},
-    {32, "FLOAT8E5M2FNUZ", "f8e5m2fnuz", 1},
-    {33, "FLOAT8E8M0FNU", "f8e8m0fnu", 1},
-    {34, "UINT32", "u32", 4},          {35, "UINT64", "u64", 8},
+    {0, "UNKNOWN", "unknown", "unknown", 0},
+    {1, "BYTE", "u8", "uint8", 1},
+    {2, "CHAR", "i8", "int8", 1},
+    {3, "SHORT", "i16", "int16", 2},
+    {4, "INT", "i32", "int32", 4},
+    {5, "LONG", "i64", "int64", 8},
+    {6, "HALF", "f16", "float16", 2},
+    {7, "FLOAT", "f32", "float32", 4},
+    {8, "DOUBLE", "f64", "float64", 8},
+    {9, "COMPLEXHALF", "c32", "complex32", 4},
+    {10, "COMPLEXFLOAT", "c64", "complex64", 8},
+    {11, "COMPLEXDOUBLE", "c128", "complex128", 16},
+    {12, "BOOL", "bool", "bool", 1},
+    {13, "BFLOAT16", "bf16", "bfloat16", 2},
+    {28, "UINT16", "u16", "uint16", 2},
+    {29, "FLOAT8E4M3FN", "f8e4m3fn", "float8_e4m3fn", 1},
+    {30, "FLOAT8E5M2", "f8e5m2", "float8_e5m2", 1},
+    {31, "FLOAT8E4M3FNUZ", "f8e4m3fnuz", "float8_e4m3fnuz", 1},
+    {32, "FLOAT8E5M2FNUZ", "f8e5m2fnuz", "float8_e5m2fnuz", 1},
+    {33, "FLOAT8E8M0FNU", "f8e8m0fnu", "float8_e8m0fnu", 1},
+    {34, "UINT32", "u32", "uint32", 4},
+    {35, "UINT64", "u64", "uint64", 8},
 };
 
 static const ScalarTypeInfo *findScalarType(int64_t v) {
@@ -43,6 +55,11 @@ llvm::StringRef scalarTypeName(int64_t v) {
 llvm::StringRef scalarTypeShortName(int64_t v) {
   const auto *info = findScalarType(v);
   return info ? info->shortName : "";
+}
+
+llvm::StringRef scalarTypeTorchName(int64_t v) {
+  const auto *info = findScalarType(v);
+  return info ? info->torchName : "";
 }
 
 unsigned scalarTypeByteSize(int64_t v) {

@@ -36,6 +36,9 @@ enum class ArgumentKind : int64_t { UNKNOWN = 0, POSITIONAL = 1, KEYWORD = 2 };
 llvm::StringRef scalarTypeName(int64_t v);
 /// torch's short dtype name (`f32`, `i64`, `bf16`) for the text form.
 llvm::StringRef scalarTypeShortName(int64_t v);
+/// torch's attribute name (`float32` as in `torch.float32`), or empty if not
+/// a member.
+llvm::StringRef scalarTypeTorchName(int64_t v);
 /// Element size in bytes, or 0 when unknown.
 unsigned scalarTypeByteSize(int64_t v);
 llvm::StringRef layoutName(int64_t v);

@@ -790,7 +790,7 @@ bool Parser::torchEnum(ArgKind &kind, int64_t &v) {
   const Token &t = peek();
   llvm::StringRef name = t.text.drop_front(6);
   for (int64_t i = 0; i < 64; ++i) {
-    if (!torchDtypeName(i).empty() && torchDtypeName(i) == name) {
+    if (!name.empty() && scalarTypeTorchName(i) == name) {
       kind = ArgKind::ScalarType;
       v = i;
       next();

@@ -294,7 +294,7 @@ void Printer::argumentBody(const Argument &a, Position pos) {
     list(a.getSymList(), [&](const SymArg &s) { symArg(single, s); });
     return;
   }
-  case ArgKind::ScalarType: out += "torch."; out += torchDtypeName(a.getInt()); return;
+  case ArgKind::ScalarType: out += "torch."; out += scalarTypeTorchName(a.getInt()); return;
   case ArgKind::MemoryFormat: out += "torch."; out += torchMemoryFormatName(a.getInt()); return;
   case ArgKind::Layout: out += "torch."; out += torchLayoutName(a.getInt()); return;
   case ArgKind::Device:

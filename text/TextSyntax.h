@@ -48,8 +48,7 @@ bool isBareTarget(llvm::StringRef s);
 
 /// The dtype of a short name (`f32`), or nullopt.
 std::optional<int64_t> scalarTypeFromShortName(llvm::StringRef name);
-/// `torch.float32`-style names of the enum arguments, and back.
-llvm::StringRef torchDtypeName(int64_t v);
+/// `torch.channels_last`-style names of the enum arguments.
 llvm::StringRef torchMemoryFormatName(int64_t v);
 llvm::StringRef torchLayoutName(int64_t v);
 

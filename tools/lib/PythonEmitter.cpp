@@ -101,35 +101,6 @@ std::string PythonNameTable::fresh(llvm::StringRef original) {
 // Torch spellings of enum arguments
 //===----------------------------------------------------------------------===//
 
-static llvm::StringRef torchDtypeName(int64_t v) {
-  static const char *const Names[] = {
-      "unknown",   "uint8",      "int8",    "int16",   "int32",
-      "int64",     "float16",    "float32", "float64", "complex32",
-      "complex64", "complex128", "bool",    "bfloat16"};
-  if (v >= 0 && v <= 13)
-    return Names[v];
-  switch (v) {
-  case 28:
-    return "uint16";
-  case 29:
-    return "float8_e4m3fn";
-  case 30:
-    return "float8_e5m2";
-  case 31:
-    return "float8_e4m3fnuz";
-  case 32:
-    return "float8_e5m2fnuz";
-  case 33:
-    return "float8_e8m0fnu";
-  case 34:
-    return "uint32";
-  case 35:
-    return "uint64";
-  default:
-    return "";
-  }
-}
-
 static llvm::StringRef torchMemoryFormatName(int64_t v) {
   static const char *const Names[] = {"", "contiguous_format", "channels_last",
                                       "channels_last_3d", "preserve_format"};
@@ -417,7 +388,7 @@ std::string PythonWriter::argument(Function &fn, const Argument &a,
       return symArg(fn, a.getKind(), s);
     });
   case ArgKind::ScalarType:
-    return torchEnumValue(torchDtypeName(a.getInt()), "dtype", a.getInt());
+    return torchEnumValue(scalarTypeTorchName(a.getInt()), "dtype", a.getInt());
   case ArgKind::MemoryFormat:
     return torchEnumValue(torchMemoryFormatName(a.getInt()), "memory_format",
                           a.getInt());
