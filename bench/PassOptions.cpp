@@ -12,13 +12,17 @@ namespace pt2ir {
 namespace bench {
 namespace {
 
-constexpr const char *kPatterns = R"({"patterns": [
-  {"name": "addmm-to-linear", "inputs": ["bias", "x", "w"],
-   "match": [{"target": "aten::t", "args": {"self": "%w"}, "results": ["wt"]},
-             {"target": "aten::addmm", "args": {"self": "%bias", "mat1": "%x", "mat2": "%wt"}, "results": ["out"]}],
-   "outputs": ["out"],
-   "replace": [{"target": "aten::linear", "args": {"input": "%x", "weight": "%w", "bias": "%bias"}, "results": ["lin"]}],
-   "replace_outputs": ["lin"]}]}
+constexpr const char *kPatterns = R"(pattern addmm-to-linear {
+  match(%bias, %x, %w) {
+    %wt = aten.t.default(%w)
+    %out = aten.addmm.default(%bias, %x, %wt)
+    return %out
+  }
+  replace {
+    %lin = aten.linear.default(%x, %w, %bias)
+    return %lin
+  }
+}
 )";
 
 constexpr const char *kSupported = R"(// The generated transformer's ops but mm and bmm.
@@ -65,7 +69,7 @@ llvm::Expected<std::string> writeOnce(llvm::StringRef name, llvm::StringRef text
 
 llvm::Expected<PassOptions> benchPassOptions(llvm::StringRef name) {
   if (name == "rewrite") {
-    auto path = writeOnce("patterns.json", kPatterns);
+    auto path = writeOnce("patterns.pat", kPatterns);
     if (!path)
       return path.takeError();
     return PassOptions{{"patterns", *path}};

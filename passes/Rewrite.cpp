@@ -1,8 +1,9 @@
 //===- Rewrite.cpp - Apply declarative patterns from a file ---------------===//
 //
 // The `rewrite` pass: `rewrite{patterns=FILE}` reads the pattern file
-// (rewrite/PatternFile.h) when the pipeline is built, checks its
-// replacement targets against the program's operator registry, and applies
+// (rewrite/PatternFile.h) when the pipeline is built, names positional
+// arguments and checks replacement targets against the program's operator
+// registry, and applies
 // the patterns with the greedy driver (rewrite/RewritePattern.h) to a fixed
 // point or `max-iterations` sweeps.
 //
@@ -57,10 +58,13 @@ public:
           llvm::inconvertibleErrorCode(),
           "rewrite: no pattern file; use rewrite{patterns=FILE}");
     RewritePatternSet patterns;
-    for (const DeclarativePatternSpec &spec : loaded) {
-      if (auto err = verifyPatternSpec(spec, ep.getRegistry().getOperators()))
+    const OperatorRegistry &operators = ep.getRegistry().getOperators();
+    for (DeclarativePatternSpec spec : loaded) {
+      if (auto err = nameArguments(spec, operators))
         return err;
-      patterns.add(createDeclarativePattern(spec));
+      if (auto err = verifyPatternSpec(spec, operators))
+        return err;
+      patterns.add(createDeclarativePattern(std::move(spec)));
     }
     auto result = applyPatternsGreedily(ep, patterns, config);
     if (!result)

@@ -41,6 +41,11 @@ llvm::Error verifyPatternSpec(const DeclarativePatternSpec &spec,
   if (spec.match.empty())
     return makePatternError(spec.loc, "pattern '" + spec.name +
                                           "' matches no node: \"match\" is empty");
+  for (const auto *nodes : {&spec.match, &spec.replace})
+    for (const PatternNodeSpec &node : *nodes)
+      if (!node.positional.empty())
+        return makePatternError(node.loc, "positional arguments have no names yet "
+                                          "(call nameArguments first)");
   // Names of the pattern: inputs, then node results in order.
   llvm::StringMap<int> producer; // -1: an input
   for (const std::string &in : spec.inputs)

@@ -72,6 +72,10 @@ struct PatternNodeSpec {
   std::string target;
   /// Arguments by schema name, as written.
   std::vector<std::pair<std::string, PatternArg>> args;
+  /// Arguments written without a name, in order (the text form); they
+  /// precede `args` and get their names from the schema (nameArguments in
+  /// rewrite/PatternFile.h).
+  std::vector<PatternArg> positional;
   /// The names of the values the node defines.
   std::vector<std::string> results;
   /// Replacement nodes only: the pattern value whose metadata the node's
@@ -93,7 +97,7 @@ struct DeclarativePatternSpec {
   PatternLoc loc;
 };
 
-/// Checks a spec on its own (names defined once and before use, every
+/// Checks a spec whose arguments all have names on its own (names defined once and before use, every
 /// pattern node feeding the root, outputs matching in number) and its
 /// replacement targets against `operators` (each must have a schema, and
 /// each argument name must be one of the schema's). Errors point at the

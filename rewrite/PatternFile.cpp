@@ -1,6 +1,7 @@
 //===- PatternFile.cpp - Reading declarative pattern files ----------------===//
 //
-// A small JSON parser that keeps the line and column of every value, so
+// The JSON form (the text form is rewrite/PatternText.cpp's). A small JSON
+// parser that keeps the line and column of every value, so
 // that mistakes found after parsing (an unknown key, a name used before it
 // is defined) are reported where they were written, and a converter from
 // that tree to DeclarativePatternSpecs.
@@ -548,12 +549,8 @@ llvm::Expected<DeclarativePatternSpec> readPattern(const JsonNode &n) {
 
 llvm::Expected<std::vector<DeclarativePatternSpec>>
 parsePatternFile(llvm::StringRef text, llvm::StringRef fileName) {
-  llvm::StringRef trimmed = text.ltrim();
-  if (!trimmed.starts_with("{")) {
-    PatternLoc loc{fileName.str(), 1, 1};
-    return makePatternError(loc, "expected a JSON pattern file starting with "
-                                 "'{' (the text form is not read yet)");
-  }
+  if (!text.ltrim().starts_with("{"))
+    return parsePatternText(text, fileName);
   JsonParser parser(text, fileName);
   auto root = parser.parseDocument();
   if (!root)

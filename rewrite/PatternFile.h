@@ -1,12 +1,13 @@
 //===- PatternFile.h - Reading declarative pattern files --------*- C++ -*-===//
 //
 // Reads the files `rewrite{patterns=FILE}` takes into
-// DeclarativePatternSpecs (rewrite/DeclarativePattern.h). The format is
-// JSON for now (docs/passes.md, "rewrite", describes it); the text form of
-// graphs will be a second reader behind the same entry point, chosen by the
-// first non-blank character ('{' is JSON).
+// DeclarativePatternSpecs (rewrite/DeclarativePattern.h). Two formats,
+// told apart by the first character that is not blank or in a `//` comment
+// (docs/passes.md, "rewrite", describes both): `{` starts the JSON form,
+// anything else is the text form, whose nodes are spelled as in the text
+// form of programs (docs/text-format.md).
 //
-// Every error names the file, the line and the column (`f.json:3:17: ...`).
+// Every error names the file, the line and the column (`f.pat:3:17: ...`).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PT2IR_REWRITE_PATTERNFILE_H
@@ -21,9 +22,20 @@
 
 namespace pt2ir {
 
-/// Parses pattern-file text; `fileName` is used in error messages only.
+/// Parses a pattern file's contents in either format; `fileName` is used
+/// in error messages only.
 llvm::Expected<std::vector<DeclarativePatternSpec>>
 parsePatternFile(llvm::StringRef text, llvm::StringRef fileName);
+
+/// Parses patterns in the text form only.
+llvm::Expected<std::vector<DeclarativePatternSpec>>
+parsePatternText(llvm::StringRef text, llvm::StringRef fileName);
+
+/// Gives the positional arguments of `spec`'s nodes (the text form's
+/// `aten.add.Tensor(%a, %b)`) their schema names from `operators`, as the
+/// text form of programs does; an error when a target has no schema or
+/// takes fewer positional arguments. Call before verifyPatternSpec.
+llvm::Error nameArguments(DeclarativePatternSpec &spec, const OperatorRegistry &operators);
 
 /// Reads and parses the pattern file at `path`.
 llvm::Expected<std::vector<DeclarativePatternSpec>>

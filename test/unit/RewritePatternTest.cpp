@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace pt2ir;
 using namespace pt2ir::testing;
 
@@ -143,6 +145,73 @@ TEST(RewritePatternTest, DeclarativePatternsMatchStructurally) {
   EXPECT_EQ(nodeNames(ep.getGraph()), (std::vector<std::string>{"n4", "r"}));
 }
 
+TEST(RewritePatternTest, TextPatternsGetSchemaNamesForPositionalArguments) {
+  const char *file = R"(// Two negations cancel.
+pattern double-neg benefit 7 {
+  match(%a) {
+    %n1 = aten.neg.default(%a)
+    %n2 = aten.neg.default(self=%n1)
+    return %n2
+  }
+  replace {
+    return %a
+  }
+}
+pattern "scaled add" {
+  match(%a, %b) {
+    %s = aten.add.Tensor(%a, %b, alpha=2.5)
+    return %s
+  }
+  replace {
+    %c = aten.to.dtype(%b, torch.float16) like %s
+    %d = aten.add.Tensor(%a, %c, alpha=[1, -2, inf])
+    return %d
+  }
+}
+)";
+  auto specs = parsePatternFile(file, "p.pat");
+  ASSERT_TRUE(bool(specs)) << llvm::toString(specs.takeError());
+  ASSERT_EQ(specs->size(), 2u);
+  DeclarativePatternSpec &neg = (*specs)[0];
+  EXPECT_EQ(neg.name, "double-neg");
+  EXPECT_EQ(neg.benefit, 7u);
+  EXPECT_EQ(neg.match[0].target, "torch.ops.aten.neg.default");
+  EXPECT_EQ(neg.match[0].positional.size(), 1u);
+  EXPECT_EQ(neg.replaceOutputs, (std::vector<std::string>{"a"}));
+  ExportedProgram ep = negChain(5);
+  const OperatorRegistry &operators = ep.getRegistry().getOperators();
+  EXPECT_TRUE(bool(verifyPatternSpec(neg, operators))) << "positional args must be named first";
+  ASSERT_FALSE(bool(nameArguments(neg, operators)));
+  ASSERT_EQ(neg.match[0].args.size(), 1u);
+  EXPECT_EQ(neg.match[0].args[0].first, "self");
+  EXPECT_EQ(neg.match[0].args[0].second.text, "a");
+  ASSERT_FALSE(bool(verifyPatternSpec(neg, operators)));
+
+  DeclarativePatternSpec &add = (*specs)[1];
+  EXPECT_EQ(add.name, "scaled add");
+  ASSERT_FALSE(bool(nameArguments(add, operators)));
+  const auto &alpha = add.match[0].args[2];
+  EXPECT_EQ(alpha.first, "alpha");
+  EXPECT_EQ(alpha.second.kind, PatternArg::Kind::Float);
+  EXPECT_EQ(alpha.second.floatValue, 2.5);
+  const PatternNodeSpec &to = add.replace[0];
+  EXPECT_EQ(to.like, "s");
+  ASSERT_EQ(to.args.size(), 2u);
+  EXPECT_EQ(to.args[1].first, "dtype");
+  EXPECT_EQ(to.args[1].second.kind, PatternArg::Kind::ScalarType);
+  EXPECT_EQ(to.args[1].second.intValue, int64_t(ScalarType::HALF));
+  const PatternArg &list = add.replace[1].args[2].second;
+  ASSERT_EQ(list.elements.size(), 3u);
+  EXPECT_EQ(list.elements[1].intValue, -2);
+  EXPECT_TRUE(std::isinf(list.elements[2].floatValue));
+
+  RewritePatternSet patterns;
+  patterns.add(createDeclarativePattern(neg));
+  auto result = applyPatternsGreedily(ep, patterns);
+  ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
+  EXPECT_EQ(result->rewrites, 2u);
+}
+
 TEST(RewritePatternTest, PatternFileErrorsHaveLineAndColumn) {
   auto specs = parsePatternFile("{\"patterns\": [\n  {\"name\": 3}]}", "f.json");
   ASSERT_FALSE(bool(specs));
@@ -152,6 +221,10 @@ TEST(RewritePatternTest, PatternFileErrorsHaveLineAndColumn) {
   ASSERT_FALSE(bool(specs));
   EXPECT_EQ(llvm::toString(specs.takeError()),
             "g.json:1:17: expected a JSON value, found ']'");
+  specs = parsePatternFile("pattern p {\n  match(%a) {\n    %r = aten.relu.default(%a, [1 2])",
+                           "h.pat");
+  ASSERT_FALSE(bool(specs));
+  EXPECT_EQ(llvm::toString(specs.takeError()), "h.pat:3:35: expected ',' or ']', found '2'");
 }
 
 } // namespace
