@@ -1173,7 +1173,11 @@ bool Parser::valueType(ParsedType &t) {
       return expected("a type (f32[2, 3], SymInt(s0), obj(\"cls\"), Tensor, ...)");
     llvm::StringRef id = tok.text;
     ValueType vt;
-    if (scalarTypeFromShortName(id) || followedBy('[')) {
+    // A bare type name ends the type even when the next line starts with
+    // `[` (a node whose results are a list).
+    bool bareName = id == "Tensor" || id == "SymInt" || id == "SymBool" ||
+                    id == "SymFloat" || id == "CustomObj";
+    if (scalarTypeFromShortName(id) || (!bareName && followedBy('['))) {
       auto m = std::make_unique<TensorMeta>();
       if (!tensorType(*m))
         return false;
@@ -1209,8 +1213,7 @@ bool Parser::valueType(ParsedType &t) {
       t.meta.hasCustomObj = true;
       t.meta.customObjClass = intern(cls);
       vt = ValueType::CustomObj;
-    } else if (id == "Tensor" || id == "SymInt" || id == "SymBool" || id == "SymFloat" ||
-               id == "CustomObj") {
+    } else if (bareName) {
       next();
       t.named = id == "Tensor"    ? ValueType::Tensor
                 : id == "SymInt"  ? ValueType::SymInt

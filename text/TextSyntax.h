@@ -2,7 +2,8 @@
 //
 // The decisions both directions must agree on: which names print bare, how a
 // symbolic expression is delimited, how targets are shortened, the dtype
-// names. Private to text/.
+// names. Private to the project (text/, and rewrite/PatternText.cpp, which
+// spells nodes the same way); not installed.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PT2IR_TEXT_TEXTSYNTAX_H
