@@ -2029,21 +2029,16 @@ bool Parser::program() {
     return fail(text.size(), "expected 'graph(...) { ... }': the program has no graph");
   if (!sawSignature) {
     // A hand-written program without a signature: every graph input is a
-    // user input and every output a user output.
+    // user input and every output a user output (tensors, symbolic values
+    // and constants alike).
     for (const Argument &in : ep.getGraph().getInputs()) {
       InputSpec s;
-      if (Value *v = in.getSingleValue(); v && in.getKind() == ArgKind::Tensor)
-        s.arg = Argument::tensor(ctx, v->getName());
-      else
-        s.arg = Argument::none();
+      s.arg = in.clone(ctx);
       gm.signature.inputSpecs.push_back(std::move(s));
     }
     for (const Argument &out : ep.getGraph().getOutputs()) {
       OutputSpec s;
-      if (Value *v = out.getSingleValue(); v && out.getKind() == ArgKind::Tensor)
-        s.arg = Argument::tensor(ctx, v->getName());
-      else
-        s.arg = Argument::none();
+      s.arg = out.clone(ctx);
       gm.signature.outputSpecs.push_back(std::move(s));
     }
     if (gm.moduleCallGraph.empty())
