@@ -52,6 +52,11 @@ struct Token {
   PatternLoc loc;
 };
 
+/// What an argument may be, for "expected ..." messages.
+constexpr const char *kArgumentKinds =
+    "an argument (a value, a number, a string, True, False, None, a list, "
+    "torch.<dtype|layout|memory_format> or device(\"...\"))";
+
 bool isWordStart(char c) { return llvm::isAlpha(c) || c == '_' || c == '#'; }
 bool isWordChar(char c) {
   return llvm::isAlnum(c) || c == '_' || c == '.' || c == ':' || c == '#' || c == '-';
@@ -430,50 +435,46 @@ private:
     arg.loc = tok.loc;
     switch (tok.kind) {
     case Token::Value:
-      arg.kind = K::Ref;
+    case Token::String:
+      arg.kind = tok.kind == Token::Value ? K::Ref : K::String;
       arg.text = tok.text;
-      advance();
-      return llvm::Error::success();
+      break;
     case Token::Int:
       arg.kind = K::Int;
       arg.intValue = tok.intValue;
-      advance();
-      return llvm::Error::success();
+      break;
     case Token::Float:
       arg.kind = K::Float;
       arg.floatValue = tok.floatValue;
-      advance();
-      return llvm::Error::success();
-    case Token::String:
-      arg.kind = K::String;
-      arg.text = tok.text;
-      advance();
-      return llvm::Error::success();
-    case Token::Punct:
-      if (!isPunct('['))
-        break;
-      advance();
-      arg.kind = K::List;
-      while (!isPunct(']')) {
-        if (!arg.elements.empty()) {
-          if (!isPunct(','))
-            return expected("',' or ']'");
-          advance();
-        }
-        PatternArg element;
-        if (auto err = argument(element))
-          return err;
-        arg.elements.push_back(std::move(element));
-      }
-      advance();
-      return llvm::Error::success();
+      break;
     case Token::Word:
       return wordArgument(arg);
     default:
-      break;
+      if (isPunct('['))
+        return list(arg);
+      return expected(kArgumentKinds);
     }
-    return expected("an argument (a value, a number, a string, True, False, None, "
-                    "a list, torch.<dtype|layout|memory_format> or device(\"...\"))");
+    advance();
+    return llvm::Error::success();
+  }
+
+  /// `[arg, ...]`.
+  llvm::Error list(PatternArg &arg) {
+    advance();
+    arg.kind = PatternArg::Kind::List;
+    while (!isPunct(']')) {
+      if (!arg.elements.empty()) {
+        if (!isPunct(','))
+          return expected("',' or ']'");
+        advance();
+      }
+      PatternArg element;
+      if (auto err = argument(element))
+        return err;
+      arg.elements.push_back(std::move(element));
+    }
+    advance();
+    return llvm::Error::success();
   }
 
   llvm::Error wordArgument(PatternArg &arg) {
@@ -514,8 +515,7 @@ private:
       return makePatternError(tok.loc, "unknown torch constant '" + w +
                                            "' (expected a dtype, layout or memory format)");
     }
-    return expected("an argument (a value, a number, a string, True, False, None, "
-                    "a list, torch.<dtype|layout|memory_format> or device(\"...\"))");
+    return expected(kArgumentKinds);
   }
 
   llvm::Error enumArg(PatternArg &arg, PatternArg::Kind kind, int64_t v) {
