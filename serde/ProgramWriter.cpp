@@ -88,10 +88,21 @@ class Writer {
 public:
   /// `ctx` holds the unknown keys of leaf structs; without it they are
   /// not written.
+  /// With a `sink`, the bytes written so far go to it whenever `chunkBytes`
+  /// have gathered (between nodes and table entries).
+  llvm::raw_ostream *sink = nullptr;
+  size_t chunkBytes = 0;
+
   explicit Writer(std::string &out, const IRContext *ctx = nullptr)
       : out(out), ctx(ctx) {}
 
   void str(llvm::StringRef s) { appendPyJsonString(out, s); }
+  void flushToSink() {
+    if (!sink || out.size() < chunkBytes)
+      return;
+    sink->write(out.data(), out.size());
+    out.clear();
+  }
   void integer(int64_t v) { appendInt(out, v); }
   void boolean(bool b) { out += b ? "true" : "false"; }
   void floating(double d) { appendPyJsonFloatField(out, d); }
@@ -380,6 +391,7 @@ void Writer::graph(const Graph &g) {
       out += ", ";
     first = false;
     node(n);
+    flushToSink();
   }
   out += ']';
   auto table = [&](ValueTable t, auto fn) {
@@ -392,6 +404,7 @@ void Writer::graph(const Graph &g) {
       str(v->getName());
       out += ": ";
       fn(*v->getMeta());
+      flushToSink();
     }
     out += '}';
   };
@@ -614,13 +627,31 @@ std::string writeProgram(const ExportedProgram &ep) {
   return out;
 }
 
+void writeProgram(const ExportedProgram &ep, llvm::raw_ostream &os, size_t chunkBytes) {
+  std::string out;
+  out.reserve(chunkBytes + (64u << 10));
+  Writer w(out, &ep.getContext());
+  w.sink = &os;
+  w.chunkBytes = chunkBytes;
+  w.program(ep);
+  os.write(out.data(), out.size());
+}
+
 void writeArgumentJson(std::string &out, const Argument &arg) { Writer(out).argument(arg); }
 
 llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef bytes) {
-  if (path == "-") {
-    llvm::outs() << bytes;
-    llvm::outs().flush();
+  return writeFileAtomically(path, [&](llvm::raw_ostream &os) {
+    os << bytes;
     return llvm::Error::success();
+  });
+}
+
+llvm::Error writeFileAtomically(llvm::StringRef path,
+                                llvm::function_ref<llvm::Error(llvm::raw_ostream &)> write) {
+  if (path == "-") {
+    llvm::Error err = write(llvm::outs());
+    llvm::outs().flush();
+    return err;
   }
   llvm::SmallString<256> dir(path);
   llvm::sys::path::remove_filename(dir);
@@ -635,7 +666,12 @@ llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef bytes) {
                                    path.str().c_str(), ec.message().c_str());
   {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << bytes;
+    if (llvm::Error err = write(os)) {
+      os.close();
+      os.clear_error();
+      llvm::sys::fs::remove(tmp);
+      return err;
+    }
     os.close();
     if (os.has_error()) {
       std::error_code ec = os.error();

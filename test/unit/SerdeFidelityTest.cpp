@@ -190,3 +190,28 @@ TEST(SchemaVersion, NewerMinorIsRead) {
 }
 
 } // namespace
+
+TEST(Writer, StreamedOutputIsTheSameBytesInChunks) {
+  for (const char *name : {"gpt_d2.json", "lstm.json", "ops_zoo.json"}) {
+    auto ep = readProgram(corpus(name));
+    ASSERT_TRUE(bool(ep)) << llvm::toString(ep.takeError());
+    std::string whole = writeProgram(*ep);
+    // A raw_ostream that counts how many times the writer hands it bytes.
+    struct Counting : llvm::raw_ostream {
+      std::string &bytes;
+      unsigned writes = 0;
+      explicit Counting(std::string &bytes) : bytes(bytes) { SetUnbuffered(); }
+      void write_impl(const char *p, size_t n) override {
+        ++writes;
+        bytes.append(p, n);
+      }
+      uint64_t current_pos() const override { return bytes.size(); }
+    };
+    std::string streamed;
+    Counting os(streamed);
+    writeProgram(*ep, os, /*chunkBytes=*/4096);
+    os.flush();
+    EXPECT_EQ(streamed, whole) << name;
+    EXPECT_GT(os.writes, whole.size() / 8192) << name << ": written in chunks";
+  }
+}

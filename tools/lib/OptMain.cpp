@@ -236,6 +236,9 @@ int pt2OptMain(int argc, char **argv) {
     reportInputComparison(writeProgram(lp.program), lp.inputJson,
                           lp.displayName, passesRan);
   }
+  // The program owns its strings: the input bytes are not needed any more.
+  for (LoadedProgram &lp : input->programs)
+    std::string().swap(lp.inputJson);
   progress.setStage(opts.output == "-" ? std::string("writing standard output") : "writing " + opts.output);
   // `-o FILE.pt2ir` writes the whole text form, metadata included.
   bool textFile = llvm::StringRef(opts.output).ends_with(".pt2ir") &&
@@ -280,11 +283,9 @@ int pt2OptMain(int argc, char **argv) {
     return 0;
   }
 
-  std::vector<std::string> json;
-  for (const LoadedProgram &lp : input->programs)
-    json.push_back(writeProgram(lp.program));
+  llvm::Error err = writeProgramsOutput(opts.output, *input);
   progress.finish();
-  if (auto err = writeOutput(opts.output, *input, json))
+  if (err)
     return reportError(std::move(err));
   return 0;
 }

@@ -116,9 +116,25 @@ llvm::Expected<LoadedInput> loadInput(llvm::StringRef path, const ReadOptions &r
   return input;
 }
 
+static bool isArchiveOutput(llvm::StringRef path) {
+  return path != "-" && path.ends_with(".pt2");
+}
+
+llvm::Error writeProgramsOutput(llvm::StringRef path, const LoadedInput &input) {
+  if (!isArchiveOutput(path) && input.programs.size() == 1)
+    return writeFileAtomically(path, [&](llvm::raw_ostream &os) {
+      writeProgram(input.programs.front().program, os);
+      return llvm::Error::success();
+    });
+  std::vector<std::string> json;
+  for (const LoadedProgram &lp : input.programs)
+    json.push_back(writeProgram(lp.program));
+  return writeOutput(path, input, json);
+}
+
 llvm::Error writeOutput(llvm::StringRef path, const LoadedInput &input,
                         const std::vector<std::string> &programJson) {
-  bool toArchive = path != "-" && path.ends_with(".pt2");
+  bool toArchive = isArchiveOutput(path);
   if (!toArchive) {
     if (programJson.size() != 1)
       return makeError(input.path + ": error: the archive holds " + llvm::Twine(programJson.size()) +

@@ -59,6 +59,11 @@ llvm::Expected<LoadedInput> loadInput(llvm::StringRef path, const ReadOptions &r
 llvm::Error writeOutput(llvm::StringRef path, const LoadedInput &input,
                         const std::vector<std::string> &programJson);
 
+/// Writes the loaded programs, as they are now, to `path` like writeOutput;
+/// a single program to a JSON file is streamed to it as it is serialized,
+/// never held whole in memory.
+llvm::Error writeProgramsOutput(llvm::StringRef path, const LoadedInput &input);
+
 /// `pt2-opt --list FILE`: what an archive holds. A JSON program or standard
 /// input is refused with a message that says so.
 llvm::Error listArchive(llvm::StringRef path, llvm::raw_ostream &os);
