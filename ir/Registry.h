@@ -61,6 +61,13 @@ public:
   bool allowsUnregisteredExtensions() const { return allowUnregistered; }
   void setAllowUnregisteredExtensions(bool allow) { allowUnregistered = allow; }
 
+  /// What is wrong with reading `target` against this registry: a
+  /// malformed `#ns:op`, a namespace nobody registered (unless they are
+  /// allowed), an operator its namespace lacks. Empty when nothing is,
+  /// including every target that is not an extension target. Both readers
+  /// (JSON and text) report it.
+  std::string extensionTargetProblem(llvm::StringRef target) const;
+
   /// The slot of type `T`, created (default-constructed) on first use.
   template <typename T> T &getOrCreate() {
     static_assert(std::is_base_of_v<RegistrySlot, T>,

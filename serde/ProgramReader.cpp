@@ -915,31 +915,8 @@ bool Reader::checkDefinitionsFree(const Argument &arg, const Graph &g) {
 /// `#namespace:op` targets must name a registered extension namespace and
 /// one of its operators, unless the user asked to keep them opaque.
 bool Reader::checkExtensionTarget(llvm::StringRef target) {
-  if (!target.starts_with("#"))
-    return true;
-  auto [ns, op] = target.drop_front().split(':');
-  if (ns.empty() || op.empty() || op.contains(':'))
-    return fail("malformed extension target '" + target + "': expected '#<namespace>:<op_name>'");
-  const Registry &registry = ctx.getRegistry();
-  const OperatorRegistry &operators = registry.getOperators();
-  const ExtensionHandler *handler = operators.getExtension(ns);
-  if (!handler) {
-    if (registry.allowsUnregisteredExtensions())
-      return true;
-    std::string known;
-    for (const std::string &n : operators.namespaces())
-      if (operators.getExtension(n))
-        known += (known.empty() ? "" : ", ") + n;
-    return fail("extension namespace '" + ns + "' of target '" + target +
-                "' is not registered (registered extension namespaces: " +
-                (known.empty() ? std::string("none") : known) +
-                "); register its operators (pt2-opt --extension-schemas=FILE, "
-                "or a plugin with --load-pass-plugin), or accept its targets "
-                "unchecked with --allow-unregistered-extensions");
-  }
-  if (!handler->getSchema(op))
-    return fail("extension namespace '" + ns + "' has no operator '" + op + "'");
-  return true;
+  std::string problem = ctx.getRegistry().extensionTargetProblem(target);
+  return problem.empty() || fail(problem);
 }
 
 bool Reader::readStringPairs(const JsonValue &v, StringPairs &out) {

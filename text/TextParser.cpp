@@ -1034,7 +1034,9 @@ bool Parser::symValue(SymValue &v) {
     } else if (isInt && std::from_chars(s.begin(), s.end(), i).ec == std::errc::result_out_of_range) {
       return fail(start, "integer out of range: " + s);
     } else if (isInt || s[0] == '.') {
-      return fail(start, "expected a number, found '" + s + "'");
+      return fail(start, "expected a number, found '" + s +
+                             "' (an expression that starts like a number is quoted: \"" + s +
+                             "\")");
     } else {
       v.kind = SymValue::Kind::Expr;
       v.expr.exprStr = intern(s);
@@ -1280,6 +1282,8 @@ bool Parser::graph(Graph &g, unsigned depth) {
   Graph *saved = current;
   current = &g;
   llvm::DenseMap<llvm::StringRef, Value *> tableOnly;
+  std::vector<Value *> tableOnlyInOrder;
+  bool orderGiven[5] = {false, false, false, false, false};
   if (!expect('('))
     return false;
   if (!consume(')')) {
@@ -1352,6 +1356,7 @@ bool Parser::graph(Graph &g, unsigned depth) {
       Value *v = g.createTableOnlyValue(intern(nameTok.str), type.type());
       applyType(v, type);
       tableOnly[v->getName()] = v;
+      tableOnlyInOrder.push_back(v);
       continue;
     }
     if (t.isIdent("order")) {
@@ -1388,6 +1393,7 @@ bool Parser::graph(Graph &g, unsigned depth) {
           return false;
       }
       g.setExplicitTableOrder(ValueTable(table), std::move(order));
+      orderGiven[table] = true;
       continue;
     }
     if (t.isIdent("single_tensor_return")) {
@@ -1406,6 +1412,15 @@ bool Parser::graph(Graph &g, unsigned depth) {
     if (!node(g, depth))
       return false;
   }
+  // Table-only entries no `order` line places follow the defined values.
+  if (!tableOnlyInOrder.empty())
+    for (int table = 0; table < 5; ++table) {
+      if (orderGiven[table])
+        continue;
+      std::vector<Value *> order = g.getTableEntries(ValueTable(table));
+      order.insert(order.end(), tableOnlyInOrder.begin(), tableOnlyInOrder.end());
+      g.setExplicitTableOrder(ValueTable(table), std::move(order));
+    }
   current = saved;
   return true;
 }
@@ -1440,13 +1455,22 @@ bool Parser::node(Graph &g, unsigned depth) {
       return false;
   }
   const Token &tt = peek();
-  if (tt.kind == Token::String)
-    spec.target = intern(next().str);
-  else if (tt.kind == Token::Ident && isBareTarget(tt.text)) {
+  if (tt.kind == Token::String) {
+    spec.target = intern(tt.str);
+    std::string problem = ep.getRegistry().extensionTargetProblem(spec.target);
+    if (!problem.empty())
+      return fail(tt.pos, problem);
+    next();
+  } else if (tt.kind == Token::Ident && isBareTarget(tt.text)) {
     // Programs call few operators many times: remember each spelling.
     auto [it, inserted] = targets.try_emplace(tt.text);
     if (inserted) {
       it->second.first = intern(targetFromSpelling(tt.text));
+      std::string problem = ep.getRegistry().extensionTargetProblem(it->second.first);
+      if (!problem.empty()) {
+        targets.erase(it);
+        return fail(tt.pos, problem);
+      }
       it->second.second = ep.getRegistry().getOperators().lookupTarget(it->second.first);
     }
     spec.target = it->second.first;
@@ -1891,7 +1915,7 @@ bool Parser::rangeConstraints() {
 }
 
 bool Parser::program() {
-  bool sawSignature = false, sawGraph = false;
+  bool sawSignature = false, sawGraph = false, sawModuleCallGraph = false;
   if (consumeIdent("program")) {
     int64_t major, minor;
     if (!expectIdent("schema"))
@@ -1974,6 +1998,7 @@ bool Parser::program() {
         return false;
     } else if (t.isIdent("module_call_graph")) {
       next();
+      sawModuleCallGraph = true;
       if (!moduleCallGraph())
         return false;
     } else if (t.isIdent("metadata")) {
@@ -2041,9 +2066,9 @@ bool Parser::program() {
       s.arg = out.clone(ctx);
       gm.signature.outputSpecs.push_back(std::move(s));
     }
-    if (gm.moduleCallGraph.empty())
-      gm.moduleCallGraph.push_back(defaultRootEntry());
   }
+  if (!sawModuleCallGraph)
+    gm.moduleCallGraph.push_back(defaultRootEntry());
   return true;
 }
 
@@ -2063,11 +2088,17 @@ ModuleCallEntry Parser::defaultRootEntry() {
   ModuleCallSignature sig;
   std::vector<llvm::StringRef> names;
   std::vector<std::string> inLeaves;
+  // forward's arguments are the user inputs; its results the user outputs.
   for (const InputSpec &spec : ep.graphModule.signature.inputSpecs) {
+    if (spec.kind != InputKind::UserInput)
+      continue;
     names.push_back(intern(spec.getArgName()));
     inLeaves.push_back(Leaf);
   }
-  std::vector<std::string> outLeaves(ep.graphModule.signature.outputSpecs.size(), Leaf);
+  std::vector<std::string> outLeaves;
+  for (const OutputSpec &spec : ep.graphModule.signature.outputSpecs)
+    if (spec.kind == OutputKind::UserOutput)
+      outLeaves.push_back(Leaf);
   sig.inSpec = "[1, " +
                tuple({tuple(inLeaves), R"({"type": "builtins.dict", "context": "[]", "children_spec": []})"}) +
                "]";

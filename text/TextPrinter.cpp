@@ -863,8 +863,8 @@ void Printer::rawOrQuoted(llvm::StringRef s) {
 
 void Printer::moduleCallGraph() {
   auto &entries = ep.graphModule.moduleCallGraph;
-  if (entries.empty())
-    return;
+  // An empty section is printed: without one, the reader gives the program
+  // torch's root entry.
   out += "module_call_graph {\n";
   for (const ModuleCallEntry &e : entries) {
     out += "  module ";
