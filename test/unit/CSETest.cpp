@@ -36,20 +36,7 @@ std::string binary(const std::string &op, const std::string &a,
 
 /// Runs cse; returns the `nodes-merged` statistic (-1 on error).
 int64_t runCSE(ExportedProgram &ep, bool *changed = nullptr) {
-  auto pass = createPass(*Registry::getDefault(), "cse");
-  if (!pass) {
-    ADD_FAILURE() << llvm::toString(pass.takeError());
-    return -1;
-  }
-  PassContext ctx;
-  auto result = (*pass)->run(ep, ctx);
-  if (!result) {
-    ADD_FAILURE() << llvm::toString(result.takeError());
-    return -1;
-  }
-  if (changed)
-    *changed = *result;
-  return (*pass)->getStatistics().at("nodes-merged");
+  return runPassForStatistic(ep, "cse", "nodes-merged", {}, changed);
 }
 
 TEST(CSETest, MergesEqualChainsAndKeepsTheFirstNode) {

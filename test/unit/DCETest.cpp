@@ -40,20 +40,7 @@ std::string unary(const std::string &op, const std::string &in,
 /// Runs dce with `options`; returns the `nodes-erased` statistic (-1 on error).
 int64_t runDCE(ExportedProgram &ep, const PassOptions &options = {},
                bool *changed = nullptr) {
-  auto pass = createPass(*Registry::getDefault(), "dce", options);
-  if (!pass) {
-    ADD_FAILURE() << llvm::toString(pass.takeError());
-    return -1;
-  }
-  PassContext ctx;
-  auto result = (*pass)->run(ep, ctx);
-  if (!result) {
-    ADD_FAILURE() << llvm::toString(result.takeError());
-    return -1;
-  }
-  if (changed)
-    *changed = *result;
-  return (*pass)->getStatistics().at("nodes-erased");
+  return runPassForStatistic(ep, "dce", "nodes-erased", options, changed);
 }
 
 TEST(DCETest, ErasesADeadChainInOneRunAndKeepsInputsAndOutputs) {

@@ -10,6 +10,7 @@
 #define PT2IR_TEST_UNIT_PASSTESTPROGRAMS_H
 
 #include "pt2ir/ir/ExportedProgram.h"
+#include "pt2ir/passes/PassRegistry.h"
 #include "pt2ir/serde/ProgramReader.h"
 
 #include <gtest/gtest.h>
@@ -188,6 +189,31 @@ readOrFail(const std::string &json,
     return ExportedProgram();
   }
   return std::move(*ep);
+}
+
+/// Runs the registered pass `name` with `options` on `ep` and returns its
+/// statistic `statistic` (0 when the pass did not set it; -1, with a test
+/// failure, on error). `changed` receives what the pass returned.
+inline int64_t runPassForStatistic(ExportedProgram &ep, llvm::StringRef name,
+                                   llvm::StringRef statistic,
+                                   const PassOptions &options = {},
+                                   bool *changed = nullptr) {
+  auto pass = createPass(*Registry::getDefault(), name, options);
+  if (!pass) {
+    ADD_FAILURE() << llvm::toString(pass.takeError());
+    return -1;
+  }
+  PassContext ctx;
+  auto result = (*pass)->run(ep, ctx);
+  if (!result) {
+    ADD_FAILURE() << llvm::toString(result.takeError());
+    return -1;
+  }
+  if (changed)
+    *changed = *result;
+  const auto &stats = (*pass)->getStatistics();
+  auto it = stats.find(statistic.str());
+  return it == stats.end() ? 0 : it->second;
 }
 
 /// The node names of `g`, in order.

@@ -19,18 +19,7 @@ namespace {
 
 /// Runs remove-noops; returns the `nodes-removed` statistic (-1 on error).
 int64_t runRemoveNoops(ExportedProgram &ep) {
-  auto pass = createPass(*Registry::getDefault(), "remove-noops");
-  if (!pass) {
-    ADD_FAILURE() << llvm::toString(pass.takeError());
-    return -1;
-  }
-  PassContext ctx;
-  auto result = (*pass)->run(ep, ctx);
-  if (!result) {
-    ADD_FAILURE() << llvm::toString(result.takeError());
-    return -1;
-  }
-  return (*pass)->getStatistics().at("nodes-removed");
+  return runPassForStatistic(ep, "remove-noops", "nodes-removed");
 }
 
 /// x: f32[<in>]; v = view(x, [-1]) : f32[<out>]; n = neg(v); returns n.
