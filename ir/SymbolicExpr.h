@@ -251,6 +251,25 @@ bool isBackedSymbol(llvm::StringRef name);
 /// N of a `<torch prefix><N>` name (`u12` -> 12), if it has one.
 std::optional<uint64_t> symbolIndex(llvm::StringRef name);
 
+/// Calls `fn` on every identifier (`[A-Za-z_][A-Za-z0-9_]*`) of an
+/// expression's text, in order, without parsing it: the symbols, and the
+/// names of the functions it calls.
+template <typename Fn> void forEachIdentifier(llvm::StringRef text, Fn &&fn) {
+  auto isStart = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  };
+  for (size_t i = 0; i < text.size();) {
+    if (!isStart(text[i])) {
+      ++i;
+      continue;
+    }
+    size_t start = i;
+    while (i < text.size() && (isStart(text[i]) || (text[i] >= '0' && text[i] <= '9')))
+      ++i;
+    fn(text.slice(start, i));
+  }
+}
+
 /// The name of a Symbol node.
 std::optional<llvm::StringRef> asSymbol(const Expr &expr);
 /// The value of an Integer node.

@@ -153,26 +153,12 @@ bool splitAssertMessage(llvm::StringRef message, llvm::StringRef &expr,
   return !expr.empty();
 }
 
-/// Calls `fn` on every identifier (`[A-Za-z_][A-Za-z0-9_]*`) of `text`.
-template <typename Fn> void forEachIdentifier(llvm::StringRef text, Fn &&fn) {
-  for (size_t i = 0; i < text.size();) {
-    if (!llvm::isAlpha(text[i]) && text[i] != '_') {
-      ++i;
-      continue;
-    }
-    size_t start = i;
-    while (i < text.size() && (llvm::isAlnum(text[i]) || text[i] == '_'))
-      ++i;
-    fn(text.slice(start, i));
-  }
-}
-
 /// `text` with every identifier that `renames` maps replaced.
 std::string renameIdentifiers(llvm::StringRef text,
                               const llvm::StringMap<std::string> &renames) {
   std::string out;
   size_t copied = 0;
-  forEachIdentifier(text, [&](llvm::StringRef word) {
+  sym::forEachIdentifier(text, [&](llvm::StringRef word) {
     auto it = renames.find(word);
     if (it == renames.end())
       return;
@@ -314,7 +300,7 @@ public:
               if (!sym::parseSymExpr(expr)) {
                 // Only a message: rename its symbol-like words instead.
                 unparsedMessages.insert(expr);
-                forEachIdentifier(expr, [&](llvm::StringRef word) {
+                sym::forEachIdentifier(expr, [&](llvm::StringRef word) {
                   if (sym::classifySymbol(word) != sym::SymbolPrefix::Other)
                     allSymbols.insert(word);
                 });

@@ -53,18 +53,11 @@ struct CseStats {
 
 /// True when `text` names an unbacked symbol (`u0`, `zuf1`).
 bool mentionsUnbacked(llvm::StringRef text) {
-  for (size_t i = 0; i < text.size();) {
-    if (!llvm::isAlpha(text[i]) && text[i] != '_') {
-      ++i;
-      continue;
-    }
-    size_t start = i;
-    while (i < text.size() && (llvm::isAlnum(text[i]) || text[i] == '_'))
-      ++i;
-    if (sym::isUnbackedSymbol(text.slice(start, i)))
-      return true;
-  }
-  return false;
+  bool found = false;
+  sym::forEachIdentifier(text, [&](llvm::StringRef word) {
+    found = found || sym::isUnbackedSymbol(word);
+  });
+  return found;
 }
 
 bool symMentionsUnbacked(const SymValue *s) {

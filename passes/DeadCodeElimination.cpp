@@ -132,19 +132,12 @@ private:
     auto [it, fresh] = tokenCache.try_emplace(text);
     if (!fresh)
       return it->second;
-    for (size_t i = 0; i < text.size();) {
-      if (!llvm::isAlpha(text[i]) && text[i] != '_') {
-        ++i;
-        continue;
-      }
-      size_t start = i;
-      while (i < text.size() && (llvm::isAlnum(text[i]) || text[i] == '_'))
-        ++i;
-      llvm::StringRef token = text.slice(start, i);
-      if (sym::isUnbackedSymbol(token))
-        it->second.push_back(token);
-    }
-    return it->second;
+    auto &tokens = it->second;
+    sym::forEachIdentifier(text, [&](llvm::StringRef word) {
+      if (sym::isUnbackedSymbol(word))
+        tokens.push_back(word);
+    });
+    return tokens;
   }
 
   llvm::StringMap<Symbol> symbols;

@@ -1077,4 +1077,12 @@ TEST(SymbolicExprTest, RandomTokenSoupNeverCrashes) {
   EXPECT_GT(parsed, 100u);
 }
 
+TEST(SymbolicExprTest, ForEachIdentifierFindsNamesWithoutParsing) {
+  std::vector<std::string> words;
+  forEachIdentifier("Max(2*u0, s1) + _x9 - 3e5", [&](llvm::StringRef w) {
+    words.push_back(w.str());
+  });
+  EXPECT_EQ(words, (std::vector<std::string>{"Max", "u0", "s1", "_x9", "e5"}));
+}
+
 } // namespace
