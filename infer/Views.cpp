@@ -122,7 +122,7 @@ llvm::Expected<Results> view(InferenceSession &s, const Node &n) {
     if (!strides && !n.getTarget().contains(".view."))
       strides = contiguousStrides(size);
   }
-  return one(viewOf(self, size, std::move(strides)));
+  return one(viewOf(self, std::move(size), std::move(strides)));
 }
 
 llvm::Expected<Results> expand(InferenceSession &s, const Node &n) {
