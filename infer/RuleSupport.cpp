@@ -158,10 +158,14 @@ llvm::Expected<TensorArg> Args::tensorOf(const Argument &arg,
   const TensorMeta *meta = v ? v->getTensorMeta() : nullptr;
   if (!meta)
     return missingInput("input '" + use->getName() + "' has no tensor metadata");
-  TensorArg t;
-  if (auto err = readTensorArg(s, *meta, t))
+  // Filled in place and returned as is: a TensorArg returned into an
+  // Expected would move its shape once more.
+  llvm::Expected<TensorArg> t = TensorArg();
+  if (auto err = readTensorArg(s, *meta, *t)) {
+    llvm::consumeError(t.takeError());
     return missingInput("input '" + use->getName() +
                         "': " + llvm::toString(std::move(err)));
+  }
   return t;
 }
 

@@ -96,7 +96,9 @@ llvm::Expected<Results> view(InferenceSession &s, const Node &n) {
       return ruleError("invalid size " + llvm::Twine(size[i].getValue()));
     known = known * size[i];
   }
-  Dim numel = product(self.shape);
+  // The element count matters for -1 and for a static size; a symbolic
+  // product is not worth computing otherwise.
+  Dim numel = inferIndex || known.isStatic() ? product(self.shape) : Dim(0);
   if (inferIndex) {
     if (known.isStaticValue(0))
       return ruleError("cannot infer -1 in a shape with 0 elements");
