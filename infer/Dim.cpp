@@ -7,6 +7,7 @@
 
 #include "pt2ir/infer/Dim.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -366,6 +367,106 @@ Interval atomInterval(const Expr &atom, RangeLookup lookup) {
   return {-kInf, kInf};
 }
 
+/// Symbolic arithmetic is costly (a polynomial of ordered maps and strings
+/// per operand, a new tree for the result), and shape inference repeats the
+/// same few operations on every node: `s0 * 768` for each contiguous stride,
+/// the same product for each view. So the results of the symbolic cases are
+/// remembered per thread, keyed by operand identity: an expression node (the
+/// operands' nodes stay alive in the entry, so an address is never reused
+/// while it is a key) or a constant. The operations are pure, so an entry
+/// gives exactly what recomputing would.
+enum class CachedOp : uint8_t {
+  Add,
+  Sub,
+  Mul,
+  FloorDiv,
+  Mod,
+  Max,
+  Min,
+  Compare
+};
+
+struct DimKey {
+  const sym::ExprNode *node = nullptr;
+  int64_t value = 0;
+};
+
+DimKey keyOf(const Dim &d) {
+  return {d.getExpr().getNode(), d.isStatic() ? d.getValue() : 0};
+}
+
+struct OpKey {
+  DimKey a, b;
+  uint8_t op = 0;
+};
+
+struct OpKeyInfo {
+  static OpKey getEmptyKey() { return {{}, {}, 0xff}; }
+  static OpKey getTombstoneKey() { return {{}, {}, 0xfe}; }
+  static unsigned getHashValue(const OpKey &k) {
+    // Cheap mixing: the keys are few and hash_combine is a large part of a
+    // hit's cost.
+    uint64_t h = uint64_t(reinterpret_cast<uintptr_t>(k.a.node)) ^
+                 (uint64_t(k.a.value) * 0x9e3779b97f4a7c15ULL);
+    h = (h ^ (h >> 29)) * 0xbf58476d1ce4e5b9ULL;
+    h ^= uint64_t(reinterpret_cast<uintptr_t>(k.b.node)) ^
+         (uint64_t(k.b.value) * 0x94d049bb133111ebULL) ^ k.op;
+    h = (h ^ (h >> 31)) * 0x9e3779b97f4a7c15ULL;
+    return unsigned(h ^ (h >> 32));
+  }
+  static bool isEqual(const OpKey &x, const OpKey &y) {
+    return x.op == y.op && x.a.node == y.a.node && x.a.value == y.a.value &&
+           x.b.node == y.b.node && x.b.value == y.b.value;
+  }
+};
+
+struct OpEntry {
+  /// The operands, held so that their nodes outlive the key.
+  Dim a, b;
+  Dim result;
+  Equality equality = Equality::Unknown;
+};
+
+/// Entries beyond this many start the table afresh (bounds the memory a
+/// long-lived thread keeps; a program has few distinct symbolic operations).
+constexpr size_t kMaxCachedOps = 1 << 14;
+
+llvm::DenseMap<OpKey, OpEntry, OpKeyInfo> &opCache() {
+  thread_local llvm::DenseMap<OpKey, OpEntry, OpKeyInfo> cache;
+  return cache;
+}
+
+/// The cached entry for `op` on `a` and `b`, or null.
+const OpEntry *findCached(CachedOp op, const Dim &a, const Dim &b) {
+  auto &cache = opCache();
+  auto it = cache.find({keyOf(a), keyOf(b), uint8_t(op)});
+  return it == cache.end() ? nullptr : &it->second;
+}
+
+void remember(CachedOp op, const Dim &a, const Dim &b, OpEntry entry) {
+  auto &cache = opCache();
+  if (cache.size() >= kMaxCachedOps)
+    cache.clear();
+  entry.a = a;
+  entry.b = b;
+  cache.try_emplace({keyOf(a), keyOf(b), uint8_t(op)}, std::move(entry));
+}
+
+/// `compute()` (a symbolic result of `op` on `a` and `b`), from the cache
+/// when it has been computed before.
+template <typename Fn>
+Dim cachedResult(CachedOp op, const Dim &a, const Dim &b, Fn compute) {
+  if (const OpEntry *e = findCached(op, a, b))
+    return e->result;
+  Dim r = compute();
+  OpEntry entry;
+  entry.result = r;
+  remember(op, a, b, std::move(entry));
+  return r;
+}
+
+Equality compareDimsUncached(const Dim &a, const Dim &b, RangeLookup lookup);
+
 } // namespace
 
 sym::Expr simplify(const sym::Expr &expr) {
@@ -408,7 +509,9 @@ Dim operator+(const Dim &a, const Dim &b) {
     return b;
   if (b.isStaticValue(0))
     return a;
-  return Dim::symbolic(sym::makeAdd({a.toExpr(), b.toExpr()}));
+  return cachedResult(CachedOp::Add, a, b, [&] {
+    return Dim::symbolic(sym::makeAdd({a.toExpr(), b.toExpr()}));
+  });
 }
 
 Dim operator-(const Dim &a, const Dim &b) {
@@ -420,8 +523,10 @@ Dim operator-(const Dim &a, const Dim &b) {
     return Dim(r);
   if (b.isStaticValue(0))
     return a;
-  return Dim::symbolic(sym::makeAdd(
-      {a.toExpr(), sym::makeMul({sym::makeInteger(-1), b.toExpr()})}));
+  return cachedResult(CachedOp::Sub, a, b, [&] {
+    return Dim::symbolic(sym::makeAdd(
+        {a.toExpr(), sym::makeMul({sym::makeInteger(-1), b.toExpr()})}));
+  });
 }
 
 Dim operator*(const Dim &a, const Dim &b) {
@@ -435,7 +540,9 @@ Dim operator*(const Dim &a, const Dim &b) {
     return b;
   if (b.isStaticValue(1))
     return a;
-  return Dim::symbolic(sym::makeMul({a.toExpr(), b.toExpr()}));
+  return cachedResult(CachedOp::Mul, a, b, [&] {
+    return Dim::symbolic(sym::makeMul({a.toExpr(), b.toExpr()}));
+  });
 }
 
 std::optional<Dim> floorDiv(const Dim &a, const Dim &b) {
@@ -450,7 +557,9 @@ std::optional<Dim> floorDiv(const Dim &a, const Dim &b) {
   }
   if (b.isStaticValue(1))
     return a;
-  return Dim::symbolic(sym::makeFloorDiv(a.toExpr(), b.toExpr()));
+  return cachedResult(CachedOp::FloorDiv, a, b, [&] {
+    return Dim::symbolic(sym::makeFloorDiv(a.toExpr(), b.toExpr()));
+  });
 }
 
 std::optional<Dim> mod(const Dim &a, const Dim &b) {
@@ -463,7 +572,9 @@ std::optional<Dim> mod(const Dim &a, const Dim &b) {
       return Dim(0);
     return Dim(pyMod(a.getValue(), b.getValue()));
   }
-  return Dim::symbolic(sym::makeMod(a.toExpr(), b.toExpr()));
+  return cachedResult(CachedOp::Mod, a, b, [&] {
+    return Dim::symbolic(sym::makeMod(a.toExpr(), b.toExpr()));
+  });
 }
 
 std::optional<Dim> ceilDiv(const Dim &a, const Dim &b) {
@@ -475,7 +586,9 @@ Dim maxDim(const Dim &a, const Dim &b) {
     return Dim::unknown();
   if (a.isStatic() && b.isStatic())
     return Dim(std::max(a.getValue(), b.getValue()));
-  return Dim::symbolic(sym::makeMax({a.toExpr(), b.toExpr()}));
+  return cachedResult(CachedOp::Max, a, b, [&] {
+    return Dim::symbolic(sym::makeMax({a.toExpr(), b.toExpr()}));
+  });
 }
 
 Dim minDim(const Dim &a, const Dim &b) {
@@ -483,7 +596,9 @@ Dim minDim(const Dim &a, const Dim &b) {
     return Dim::unknown();
   if (a.isStatic() && b.isStatic())
     return Dim(std::min(a.getValue(), b.getValue()));
-  return Dim::symbolic(sym::makeMin({a.toExpr(), b.toExpr()}));
+  return cachedResult(CachedOp::Min, a, b, [&] {
+    return Dim::symbolic(sym::makeMin({a.toExpr(), b.toExpr()}));
+  });
 }
 
 Dim product(llvm::ArrayRef<Dim> dims) {
@@ -498,7 +613,9 @@ Shape contiguousStrides(llvm::ArrayRef<Dim> shape) {
   Dim running(1);
   for (size_t i = shape.size(); i-- > 0;) {
     strides[i] = running;
-    running = running * shape[i];
+    // The product of all the dimensions is no stride.
+    if (i > 0)
+      running = running * shape[i];
   }
   return strides;
 }
@@ -508,6 +625,12 @@ Equality compareDims(const Dim &a, const Dim &b, RangeLookup lookup) {
     return Equality::Unknown;
   if (a.isStatic() && b.isStatic())
     return a.getValue() == b.getValue() ? Equality::Equal : Equality::Unequal;
+  return compareDimsUncached(a, b, lookup);
+}
+
+namespace {
+
+Equality compareDimsUncached(const Dim &a, const Dim &b, RangeLookup lookup) {
   std::optional<Poly> pa = toPoly(a.toExpr()), pb = toPoly(b.toExpr());
   if (!pa || !pb)
     return a.toExpr() == b.toExpr() ? Equality::Equal : Equality::Unknown;
@@ -534,10 +657,21 @@ Equality compareDims(const Dim &a, const Dim &b, RangeLookup lookup) {
   return Equality::Unknown;
 }
 
+} // namespace
+
 Equality compareDims(const Dim &a, const Dim &b) {
-  return compareDims(a, b, [](llvm::StringRef) -> SymbolRange {
-    return std::nullopt;
-  });
+  if (a.isUnknown() || b.isUnknown())
+    return Equality::Unknown;
+  if (a.isStatic() && b.isStatic())
+    return a.getValue() == b.getValue() ? Equality::Equal : Equality::Unequal;
+  if (const OpEntry *e = findCached(CachedOp::Compare, a, b))
+    return e->equality;
+  Equality eq = compareDimsUncached(
+      a, b, [](llvm::StringRef) -> SymbolRange { return std::nullopt; });
+  OpEntry entry;
+  entry.equality = eq;
+  remember(CachedOp::Compare, a, b, std::move(entry));
+  return eq;
 }
 
 std::string formatShape(llvm::ArrayRef<Dim> shape) {

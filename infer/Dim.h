@@ -55,6 +55,9 @@ public:
   }
   /// The dimension as an expression (an Integer node when static).
   sym::Expr toExpr() const;
+  /// The stored expression of a symbolic dimension (null when static or
+  /// unknown); unlike toExpr, no copy.
+  const sym::Expr &getExpr() const { return expr; }
   /// The plain text (`s0 + 1`, `4`).
   std::string str() const;
 

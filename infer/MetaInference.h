@@ -35,6 +35,7 @@
 
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace pt2ir {
@@ -43,6 +44,8 @@ class ExportedProgram;
 class Graph;
 class IRContext;
 class Node;
+class OperatorRegistry;
+class OperatorSchema;
 class Value;
 
 namespace infer {
@@ -168,9 +171,19 @@ class InferenceSession {
 public:
   /// `program` (optional) supplies range constraints for comparisons.
   explicit InferenceSession(const ExportedProgram *program = nullptr);
+  /// Not copied or moved: it remembers where its own table entries are.
+  InferenceSession(const InferenceSession &) = delete;
+  InferenceSession &operator=(const InferenceSession &) = delete;
 
   /// Runs the rule of `node`'s target.
   InferResult infer(const Node &node);
+
+  /// findRule of `node`'s target, looked up once per distinct target.
+  const RuleInfo *ruleOf(const Node &node);
+  /// The schema of `node`'s target in its graph's operator registry (null
+  /// when it has none or the node is detached), looked up once per
+  /// distinct target.
+  const OperatorSchema *schemaOf(const Node &node);
 
   /// The size or stride as a Dim (cached per expression text); an
   /// expression that does not parse is an error.
@@ -178,6 +191,9 @@ public:
   /// The shape and strides of `meta` as Dims.
   llvm::Expected<Shape> shapeOf(const TensorMeta &meta);
   llvm::Expected<Shape> stridesOf(const TensorMeta &meta);
+  /// Appends the Dims of `values` (sizes or strides) to `out`; the first
+  /// that is not a size is the error.
+  llvm::Error appendDims(llvm::ArrayRef<SymValue> values, Shape &out);
 
   /// The range of `symbol` from the range constraints ([min, max], with
   /// infinite ends for unbounded ones); nullopt when it has none.
@@ -197,9 +213,36 @@ public:
                                              const InferResult &result);
 
 private:
+  /// compareDims under the range constraints, remembered per pair of
+  /// operands (their expression nodes or constants).
+  Equality compareUnderRanges(const Dim &a, const Dim &b);
+
+  /// What is known about one target text.
+  struct TargetEntry {
+    const RuleInfo *rule = nullptr;
+    /// The registry `schema` was looked up in (null: not looked up yet).
+    const OperatorRegistry *registry = nullptr;
+    const OperatorSchema *schema = nullptr;
+  };
+  TargetEntry &targetEntry(llvm::StringRef target);
+
   const ExportedProgram *program;
+  /// Keyed by the target's storage (interned: equal storage, equal text).
+  llvm::DenseMap<std::pair<const char *, size_t>, TargetEntry> targets;
+  /// The last entry looked up (a node's target is looked up several times
+  /// in a row); reset when the table grows.
+  std::pair<const char *, size_t> lastTarget{nullptr, 0};
+  TargetEntry *lastEntry = nullptr;
   llvm::DenseMap<const char *, Dim> dimCache;
   llvm::StringMap<SymbolRange> ranges;
+  /// A compared pair: the operands (held so that the nodes the key names
+  /// stay alive) and the outcome.
+  struct Compared {
+    Dim a, b;
+    Equality equality;
+  };
+  using CompareKey = std::tuple<const void *, int64_t, const void *, int64_t>;
+  llvm::DenseMap<CompareKey, Compared> compareCache;
 };
 
 /// Infers and compares every node of `program` (subgraphs included); the

@@ -23,8 +23,13 @@ std::vector<bool> outputMask(const Args &a) {
 }
 
 Results three(TensorInfo a, TensorInfo b, TensorInfo c) {
-  return {ResultInfo::ofTensor(std::move(a)), ResultInfo::ofTensor(std::move(b)),
-          ResultInfo::ofTensor(std::move(c))};
+  Results r(3);
+  for (ResultInfo &ri : r)
+    ri.kind = ResultInfo::Kind::Tensor;
+  r[0].tensor = std::move(a);
+  r[1].tensor = std::move(b);
+  r[2].tensor = std::move(c);
+  return r;
 }
 
 } // namespace

@@ -52,18 +52,69 @@ std::optional<std::vector<int64_t>> parseIntListDefault(llvm::StringRef text) {
   return out;
 }
 
+/// True when the strides `meta` records are the contiguous strides of
+/// `shape` (size-1 dimensions ignored); strides that do not convert, or of
+/// another rank, are not.
+bool hasContiguousStrides(InferenceSession &s, const TensorMeta &meta,
+                          const Shape &shape) {
+  if (meta.strides.size() != shape.size())
+    return false;
+  // From the innermost dimension out, with the running product of the
+  // dimensions inside (what contiguousStrides gives).
+  Dim running(1);
+  for (size_t i = shape.size(); i-- > 0;) {
+    const SymValue &v = meta.strides[i];
+    if (v.kind == SymValue::Kind::Int && running.isStatic()) {
+      if (!shape[i].isStaticValue(1) && v.intValue != running.getValue())
+        return false;
+    } else {
+      auto d = s.dimOf(v);
+      if (!d) {
+        llvm::consumeError(d.takeError());
+        return false;
+      }
+      if (!shape[i].isStaticValue(1) && !sameDim(*d, running))
+        return false;
+    }
+    if (i > 0)
+      running = running * shape[i];
+  }
+  return true;
+}
+
+/// Reads a tensor input's metadata into `t`; an error when its sizes do not
+/// convert.
+llvm::Error readTensorArg(InferenceSession &s, const TensorMeta &meta,
+                          TensorArg &t) {
+  t.meta = &meta;
+  if (auto err = s.appendDims(meta.sizes, t.shape))
+    return err;
+  t.contiguous = hasContiguousStrides(s, meta, t.shape);
+  return llvm::Error::success();
+}
+
 } // namespace
 
 Args::Args(InferenceSession &session, const Node &node) : s(session), n(node) {
-  if (const Graph *g = node.getGraph())
-    sch = g->getContext().getRegistry().getOperators().lookupTarget(
-        node.getTarget());
+  sch = session.schemaOf(node);
   if (!sch)
     return;
-  bySchema.assign(sch->arguments().size(), nullptr);
-  for (const NamedArgument &in : node.getInputs())
-    if (std::optional<size_t> i = sch->findArgumentIndex(in.name))
-      bySchema[*i] = &in.arg;
+  const auto &params = sch->arguments();
+  bySchema.assign(params.size(), nullptr);
+  // Inputs usually come in schema order: try the next parameter first
+  // (argument names are unique; the schema parser refuses duplicates).
+  size_t next = 0;
+  for (const NamedArgument &in : node.getInputs()) {
+    std::optional<size_t> i;
+    if (next < params.size() && params[next].Name == in.name)
+      i = next;
+    else
+      i = sch->findArgumentIndex(in.name);
+    if (!i)
+      continue;
+    bySchema[*i] = &in.arg;
+    next = *i + 1;
+  }
 }
 
 const Argument *Args::get(llvm::StringRef name) const {
@@ -107,22 +158,13 @@ llvm::Expected<TensorArg> Args::tensorOf(const Argument &arg,
   const TensorMeta *meta = v ? v->getTensorMeta() : nullptr;
   if (!meta)
     return missingInput("input '" + use->getName() + "' has no tensor metadata");
-  TensorArg t;
-  t.meta = meta;
-  auto shape = s.shapeOf(*meta);
-  if (!shape)
-    return missingInput("input '" + use->getName() + "': " +
-                        llvm::toString(shape.takeError()));
-  t.shape = std::move(*shape);
-  auto strides = s.stridesOf(*meta);
-  if (!strides) {
-    llvm::consumeError(strides.takeError());
-  } else if (strides->size() == t.shape.size()) {
-    Shape expected = contiguousStrides(t.shape);
-    t.contiguous = true;
-    for (size_t i = 0; i < expected.size() && t.contiguous; ++i)
-      if (!t.shape[i].isStaticValue(1) && !sameDim((*strides)[i], expected[i]))
-        t.contiguous = false;
+  // Filled in place and returned as is: a TensorArg returned into an
+  // Expected would move its shape once more.
+  llvm::Expected<TensorArg> t = TensorArg();
+  if (auto err = readTensorArg(s, *meta, *t)) {
+    llvm::consumeError(t.takeError());
+    return missingInput("input '" + use->getName() +
+                        "': " + llvm::toString(std::move(err)));
   }
   return t;
 }
@@ -159,22 +201,9 @@ Args::optTensorList(llvm::StringRef name) {
     if (!meta)
       return missingInput("input '" + u->getName() + "' has no tensor metadata");
     TensorArg t;
-    t.meta = meta;
-    auto shape = s.shapeOf(*meta);
-    if (!shape)
-      return missingInput("input '" + u->getName() + "': " +
-                          llvm::toString(shape.takeError()));
-    t.shape = std::move(*shape);
-    auto strides = s.stridesOf(*meta);
-    if (strides && strides->size() == t.shape.size()) {
-      Shape expected = contiguousStrides(t.shape);
-      t.contiguous = true;
-      for (size_t i = 0; i < expected.size() && t.contiguous; ++i)
-        if (!t.shape[i].isStaticValue(1) && !sameDim((*strides)[i], expected[i]))
-          t.contiguous = false;
-    } else if (!strides) {
-      llvm::consumeError(strides.takeError());
-    }
+    if (auto err = readTensorArg(s, *meta, t))
+      return missingInput("input '" + u->getName() +
+                          "': " + llvm::toString(std::move(err)));
     out.push_back(std::move(t));
   }
   return out;
@@ -252,23 +281,34 @@ llvm::Expected<std::optional<int64_t>> Args::optInt(llvm::StringRef name) {
 }
 
 llvm::Expected<std::optional<Shape>> Args::optSymInts(llvm::StringRef name) {
+  Shape out;
+  bool present = false;
+  if (auto err = symIntsInto(name, out, present))
+    return err;
+  if (!present)
+    return std::nullopt;
+  return std::optional<Shape>(std::move(out));
+}
+
+llvm::Error Args::symIntsInto(llvm::StringRef name, Shape &out, bool &present) {
+  present = false;
   const Argument *a = get(name);
   if (!a) {
     std::optional<llvm::StringRef> def = defaultOf(name);
     if (!def || *def == "None")
-      return std::nullopt;
+      return llvm::Error::success();
     std::optional<std::vector<int64_t>> v = parseIntListDefault(*def);
     if (!v)
-      return ruleError("cannot read the default '" + *def + "' of '" + name + "'");
-    Shape out;
+      return ruleError("cannot read the default '" + *def + "' of '" + name +
+                       "'");
     for (int64_t x : *v)
       out.push_back(Dim(x));
-    return std::optional<Shape>(std::move(out));
+    present = true;
+    return llvm::Error::success();
   }
-  Shape out;
   switch (a->getKind()) {
   case ArgKind::None:
-    return std::nullopt;
+    return llvm::Error::success();
   case ArgKind::Ints:
     for (int64_t x : a->getInts())
       out.push_back(Dim(x));
@@ -297,23 +337,30 @@ llvm::Expected<std::optional<Shape>> Args::optSymInts(llvm::StringRef name) {
   default:
     return noArgument(name);
   }
-  return std::optional<Shape>(std::move(out));
+  present = true;
+  return llvm::Error::success();
 }
 
 llvm::Expected<Shape> Args::symInts(llvm::StringRef name) {
-  PT2IR_TRY(v, optSymInts(name));
-  if (!v)
+  Shape out;
+  bool present = false;
+  if (auto err = symIntsInto(name, out, present))
+    return err;
+  if (!present)
     return noArgument(name);
-  return std::move(*v);
+  return out;
 }
 
 llvm::Expected<std::optional<std::vector<int64_t>>>
 Args::optInts(llvm::StringRef name) {
-  PT2IR_TRY(v, optSymInts(name));
-  if (!v)
+  Shape dims;
+  bool present = false;
+  if (auto err = symIntsInto(name, dims, present))
+    return err;
+  if (!present)
     return std::nullopt;
   std::vector<int64_t> out;
-  for (const Dim &d : *v) {
+  for (const Dim &d : dims) {
     if (!d.isStatic())
       return unsupported("argument '" + name + "' holds a symbolic value (" +
                        d.str() + "); the rule needs constants");

@@ -122,6 +122,9 @@ public:
 
 private:
   llvm::Error noArgument(llvm::StringRef name) const;
+  /// optSymInts into `out` (absent or None: `present` false), without the
+  /// moves of returning through optional and Expected.
+  llvm::Error symIntsInto(llvm::StringRef name, Shape &out, bool &present);
 
   InferenceSession &s;
   const Node &n;
@@ -164,7 +167,13 @@ TensorInfo viewOf(const TensorArg &input, Shape shape,
 /// (or no argument) leaves `t` as it is.
 void applyMemoryFormat(const Args &a, TensorInfo &t);
 
-inline Results one(TensorInfo t) { return {ResultInfo::ofTensor(std::move(t))}; }
+/// One tensor result (built in place: an initializer list would copy it).
+inline Results one(TensorInfo t) {
+  Results r(1);
+  r[0].kind = ResultInfo::Kind::Tensor;
+  r[0].tensor = std::move(t);
+  return r;
+}
 
 /// Reads `expr` into `var`, returning the error from the enclosing function.
 #define PT2IR_TRY(var, expr)                                                   \

@@ -96,7 +96,9 @@ llvm::Expected<Results> view(InferenceSession &s, const Node &n) {
       return ruleError("invalid size " + llvm::Twine(size[i].getValue()));
     known = known * size[i];
   }
-  Dim numel = product(self.shape);
+  // The element count matters for -1 and for a static size; a symbolic
+  // product is not worth computing otherwise.
+  Dim numel = inferIndex || known.isStatic() ? product(self.shape) : Dim(0);
   if (inferIndex) {
     if (known.isStaticValue(0))
       return ruleError("cannot infer -1 in a shape with 0 elements");
@@ -122,7 +124,7 @@ llvm::Expected<Results> view(InferenceSession &s, const Node &n) {
     if (!strides && !n.getTarget().contains(".view."))
       strides = contiguousStrides(size);
   }
-  return one(viewOf(self, size, std::move(strides)));
+  return one(viewOf(self, std::move(size), std::move(strides)));
 }
 
 llvm::Expected<Results> expand(InferenceSession &s, const Node &n) {

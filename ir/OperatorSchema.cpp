@@ -13,6 +13,7 @@
 #include "pt2ir/ir/OperatorSchema.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
@@ -741,6 +742,10 @@ Expected<OperatorSchema> parseStaticOperatorSchema(StringRef StaticText,
 //===----------------------------------------------------------------------===//
 
 bool isPythonKeyword(StringRef Word) {
+  // Every keyword is two to eight letters; most names (`add_1`, `arg0_1`)
+  // fail that without a look at the list.
+  if (Word.size() < 2 || Word.size() > 8 || !all_of(Word, isAlpha))
+    return false;
   static constexpr StringLiteral Keywords[] = {
       "False",  "None",   "True",    "and",      "as",       "assert", "async",
       "await",  "break",  "class",   "continue", "def",      "del",    "elif",

@@ -30,7 +30,7 @@ using infer::InferStatus;
 
 void checkNode(VerifierContext &ctx, infer::InferenceSession &session,
                const Node &n, MetaCoverage *coverage) {
-  if (!infer::findRule(n.getTarget())) {
+  if (!session.ruleOf(n)) {
     if (coverage) {
       ++coverage->withoutRule;
       coverage->opsWithoutRule.insert(n.getTarget().str());

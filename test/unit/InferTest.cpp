@@ -48,6 +48,47 @@ TEST(InferTest, DimsSimplifyToANormalForm) {
   EXPECT_TRUE((Dim::unknown() + Dim(1)).isUnknown());
 }
 
+// Symbolic results are remembered per thread by operand identity (Dim.cpp):
+// a repeated operation, on the same operands or on equal ones parsed anew,
+// gives what the first one gave, and different operations on the same
+// operands stay apart, also after the table has filled and started over.
+TEST(InferTest, RepeatedArithmeticGivesTheFirstResult) {
+  Dim s0 = parse("s0"), s1 = parse("s1");
+  auto results = [&](const Dim &a, const Dim &b) {
+    return std::vector<std::string>{(a * Dim(768)).str(),
+                                    (a * b).str(),
+                                    (b * a).str(),
+                                    (a + b).str(),
+                                    (a - b).str(),
+                                    (a - a).str(),
+                                    floorDiv(a * Dim(6), Dim(3))->str(),
+                                    mod(a * Dim(4) + Dim(3), Dim(2))->str(),
+                                    maxDim(a, b).str(),
+                                    minDim(a, b).str(),
+                                    contiguousStrides({a, Dim(12), b})[0].str(),
+                                    product({a, Dim(2), b}).str()};
+  };
+  std::vector<std::string> first = results(s0, s1);
+  EXPECT_EQ(first[0], "768*s0");
+  EXPECT_EQ(first[1], "s0*s1");
+  EXPECT_EQ(first[2], "s0*s1");
+  EXPECT_EQ(first[3], "s0 + s1");
+  EXPECT_EQ(first[5], "0");
+  EXPECT_EQ(first[6], "2*s0");
+  EXPECT_EQ(first[7], "1");
+  EXPECT_EQ(results(s0, s1), first);
+  EXPECT_EQ(results(parse("s0"), parse("s1")), first);
+  EXPECT_NE(results(s1, s0), first);
+  EXPECT_EQ(compareDims(s0 * Dim(2), s0 + s0), Equality::Equal);
+  EXPECT_EQ(compareDims(s0 * Dim(2), s0 + s1), Equality::Unknown);
+  // More distinct operations than the table keeps.
+  for (int64_t i = 0; i < 20000; ++i)
+    EXPECT_EQ((s0 * Dim(i + 2)).str(), std::to_string(i + 2) + "*s0");
+  EXPECT_EQ(results(s0, s1), first);
+  EXPECT_EQ(compareDims(s0 * Dim(2), s0 + s0), Equality::Equal);
+  EXPECT_EQ(compareDims(s0 * Dim(2), s0 + s1), Equality::Unknown);
+}
+
 TEST(InferTest, ComparisonUsesRanges) {
   auto ranges = [](llvm::StringRef s) -> SymbolRange {
     if (s == "s0")
