@@ -233,12 +233,12 @@ int pt2OptMain(int argc, char **argv) {
       continue;
     if (auto err = verifyRoundTrip(lp.program, lp.displayName))
       return fail(std::move(err));
-    reportInputComparison(writeProgram(lp.program), lp.inputJson,
+    reportInputComparison(writeProgram(lp.program), lp.inputBytes(),
                           lp.displayName, passesRan);
   }
   // The program owns its strings: the input bytes are not needed any more.
   for (LoadedProgram &lp : input->programs)
-    std::string().swap(lp.inputJson);
+    lp.input.reset();
   progress.setStage(opts.output == "-" ? std::string("writing standard output") : "writing " + opts.output);
   // `-o FILE.pt2ir` writes the whole text form, metadata included.
   bool textFile = llvm::StringRef(opts.output).ends_with(".pt2ir") &&

@@ -70,13 +70,13 @@ llvm::Expected<LoadedInput> loadInput(llvm::StringRef path, const ReadOptions &r
       return makeError(display + ": error: --model applies to .pt2 archives; this input is a JSON program");
     LoadedProgram lp;
     lp.displayName = display;
-    lp.inputJson = (*buffer)->getBuffer().str();
+    lp.input = std::move(*buffer);
     ReadOptions options = readOptions;
     options.fileName = display;
     // The text form: a `.pt2ir` file, or text recognised by how it starts.
-    lp.isText = path.ends_with(".pt2ir") || looksLikeProgramText(lp.inputJson);
-    auto program = lp.isText ? readProgramText(lp.inputJson, textReadOptions(options))
-                             : readProgram(lp.inputJson, options);
+    lp.isText = path.ends_with(".pt2ir") || looksLikeProgramText(lp.inputBytes());
+    auto program = lp.isText ? readProgramText(lp.inputBytes(), textReadOptions(options))
+                             : readProgram(lp.inputBytes(), options);
     if (!program)
       return program.takeError();
     lp.program = std::move(*program);
@@ -101,10 +101,10 @@ llvm::Expected<LoadedInput> loadInput(llvm::StringRef path, const ReadOptions &r
     lp.displayName = contents->layout == Pt2ArchiveLayout::Legacy
                          ? (path + ":serialized_exported_program.json").str()
                          : (path + ":models/" + model.name + ".json").str();
-    lp.inputJson = model.programJson;
+    lp.input = llvm::MemoryBuffer::getMemBufferCopy(model.programJson, lp.displayName);
     ReadOptions options = readOptions;
     options.fileName = lp.displayName;
-    auto program = readProgram(lp.inputJson, options);
+    auto program = readProgram(lp.inputBytes(), options);
     if (!program)
       return program.takeError();
     lp.program = std::move(*program);

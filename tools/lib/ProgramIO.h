@@ -14,7 +14,9 @@
 #include "pt2ir/ir/ExportedProgram.h"
 #include "pt2ir/serde/ProgramReader.h"
 #include "pt2ir/text/TextFormat.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,8 +29,10 @@ struct LoadedProgram {
   std::string modelName;
   /// `file.json`, or `file.pt2:models/<name>.json`, for messages.
   std::string displayName;
-  /// The bytes the program was read from (JSON, or the text form).
-  std::string inputJson;
+  /// The bytes the program was read from (JSON, or the text form): the
+  /// file as mapped, not a copy; reset it to free them.
+  std::unique_ptr<llvm::MemoryBuffer> input;
+  llvm::StringRef inputBytes() const { return input ? input->getBuffer() : llvm::StringRef(); }
   /// The input was the text form (docs/text-format.md), not JSON.
   bool isText = false;
   ExportedProgram program;
