@@ -57,6 +57,15 @@ struct ReadOptions {
   /// Try the one-pass reader (serde/StreamingReader.h) first. It gives the
   /// same result; turning it off forces the DOM reader (tests, benchmarks).
   bool useStreamingReader = true;
+  /// Called now and then while the one-pass reader works, with how many
+  /// bytes from the start of the input it has read so far. The reader may
+  /// still look back at those bytes (and the DOM reader, if it takes over,
+  /// reads them all again): a caller that maps the input from a file can
+  /// drop those pages from memory, since touching them again reads them
+  /// back, but must not change them.
+  std::function<void(size_t)> onInputRead;
+  /// Bytes read between two calls of onInputRead (at least).
+  size_t onInputReadEvery = size_t(8) << 20;
 };
 
 /// Parses a whole program from JSON text.

@@ -470,6 +470,14 @@ private:
   Lexer lex;
   IRContext &ctx;
   const ReadOptions &options;
+  /// The offset last given to options.onInputRead.
+  size_t reportedOffset = 0;
+  void reportProgress() {
+    if (!options.onInputRead || lex.offset() < reportedOffset + options.onInputReadEvery)
+      return;
+    reportedOffset = lex.offset();
+    options.onInputRead(reportedOffset);
+  }
   /// Last value interned per metadata key: consecutive nodes usually share
   /// their stack trace, so most lookups end in one memcmp instead of a hash.
   llvm::SmallVector<std::pair<const char *, llvm::StringRef>, 8> lastMetadata;
@@ -1002,7 +1010,7 @@ bool StreamReader::graph(Graph &g) {
   // does.
   size_t outputsAt = lex.offset();
   if (!lex.skipContainer() || !field(first, "nodes") ||
-      !list([&] { return node(g); }))
+      !list([&] { return node(g) && (reportProgress(), true); }))
     return false;
   size_t resumeAt = lex.offset();
   lex.seek(outputsAt);

@@ -194,3 +194,21 @@ TEST(StreamingReader, AgreesOnNumbersAndSpecialFloats) {
 }
 
 } // namespace
+
+TEST(StreamingReader, ReportsHowFarItHasRead) {
+  std::string json = corpus("gpt_d2.json");
+  std::vector<size_t> offsets;
+  ReadOptions options;
+  options.onInputReadEvery = 4096;
+  options.onInputRead = [&](size_t bytes) { offsets.push_back(bytes); };
+  auto ep = readProgramStreaming(json, options);
+  ASSERT_TRUE(ep.has_value());
+  ASSERT_GT(offsets.size(), json.size() / 2 / 8192) << "called every 4 KiB of nodes";
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    EXPECT_LT(offsets[i], json.size());
+    if (i) {
+      EXPECT_GE(offsets[i], offsets[i - 1] + 4096);
+    }
+  }
+  EXPECT_EQ(writeProgram(*ep), writeProgram(*readProgramStreaming(json, ReadOptions())));
+}

@@ -11,6 +11,10 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include <fstream>
+#include <functional>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 namespace pt2ir {
 
@@ -55,6 +59,28 @@ static TextReadOptions textReadOptions(const ReadOptions &options) {
   return text;
 }
 
+/// For a file the reader sees through a read-only mapping: a callback that
+/// gives back the pages it has read, so that the input does not stay in
+/// memory beside the program built from it (touching them again reads them
+/// back from the file). Nothing for other buffers.
+static std::function<void(size_t)> dropMappedPages(const llvm::MemoryBuffer &buffer) {
+#if defined(__linux__)
+  if (buffer.getBufferKind() != llvm::MemoryBuffer::MemoryBuffer_MMap)
+    return {};
+  const uintptr_t start = reinterpret_cast<uintptr_t>(buffer.getBufferStart());
+  return [start](size_t bytesRead) {
+    const uintptr_t page = uintptr_t(llvm::sys::Process::getPageSizeEstimate());
+    uintptr_t first = (start + page - 1) & ~(page - 1);
+    uintptr_t last = (start + bytesRead) & ~(page - 1);
+    if (last > first)
+      ::madvise(reinterpret_cast<void *>(first), last - first, MADV_DONTNEED);
+  };
+#else
+  (void)buffer;
+  return {};
+#endif
+}
+
 llvm::Expected<LoadedInput> loadInput(llvm::StringRef path, const ReadOptions &readOptions,
                                       llvm::StringRef modelFilter) {
   LoadedInput input;
@@ -73,6 +99,7 @@ llvm::Expected<LoadedInput> loadInput(llvm::StringRef path, const ReadOptions &r
     lp.input = std::move(*buffer);
     ReadOptions options = readOptions;
     options.fileName = display;
+    options.onInputRead = dropMappedPages(*lp.input);
     // The text form: a `.pt2ir` file, or text recognised by how it starts.
     lp.isText = path.ends_with(".pt2ir") || looksLikeProgramText(lp.inputBytes());
     auto program = lp.isText ? readProgramText(lp.inputBytes(), textReadOptions(options))
